@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "AsyncBridge",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "AsyncBridge", targets: ["AsyncBridge"]),
+        .library(name: "AsyncBridgeTesting", targets: ["AsyncBridgeTesting"]),
+        .executable(name: "asyncbridge-demo", targets: ["AsyncBridgeDemo"]),
+    ],
+    targets: [
+        .target(name: "AsyncBridge"),
+        .target(name: "AsyncBridgeTesting", dependencies: ["AsyncBridge"]),
+        .executableTarget(name: "AsyncBridgeDemo", dependencies: ["AsyncBridge"]),
+        .testTarget(name: "AsyncBridgeTests", dependencies: ["AsyncBridge", "AsyncBridgeTesting"]),
+        .testTarget(name: "AsyncBridgeTestingTests", dependencies: ["AsyncBridgeTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

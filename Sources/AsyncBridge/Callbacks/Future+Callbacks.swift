@@ -1,0 +1,176 @@
+// Completion blocks of every common shape → `Future`.
+//
+// Each shape has two initialisers: one for an operation that cannot be cancelled, and one
+// whose closure hands back a `CancelAction`. The completion block given to the closure may be
+// called from any thread, synchronously or later; a second call is ignored (and reported in
+// debug builds), and a block released without being called ends the run with
+// `AsyncBridgeError.completionNeverCalled`.
+
+extension Future {
+    /// Wraps a `(Result<Success, Failure>) -> Void` completion-block API.
+    ///
+    /// RxSwift: `Single.create`; Combine: `Deferred { Future { promise in … } }`.
+    ///
+    /// ```swift
+    /// let user = Future { api.getUser(id: 42, completion: $0) }   // Future<User, APIError>
+    /// ```
+    @inlinable
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> Void) {
+        self.init(work: { completer in
+            body { completer.resolve($0) }
+            return nil
+        })
+    }
+
+    /// Wraps a cancellable `(Result<Success, Failure>) -> Void` completion-block API: the
+    /// closure starts the operation and returns how to cancel it.
+    ///
+    /// ```swift
+    /// let user = Future<User, APIError> { completion in
+    ///     let request = api.getUserCancellable(id: 42, completion: completion)
+    ///     return { request.cancel() }
+    /// }
+    /// ```
+    @inlinable
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction) {
+        self.init(work: { completer in body { completer.resolve($0) } })
+    }
+}
+
+extension Future where Failure == any Error {
+    /// Wraps a `(Success?, Error?) -> Void` completion-block API (the Objective-C shape).
+    ///
+    /// An error wins over a value; both `nil` fails with
+    /// ``AsyncBridgeError/missingValueAndError``.
+    ///
+    /// ```swift
+    /// let data = Future { legacy.fetchData(completion: $0) }   // Future<Data, any Error>
+    /// ```
+    @inlinable
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> Void) {
+        self.init(work: { completer in
+            body { completer.resolve(Result(value: $0, error: $1)) }
+            return nil
+        })
+    }
+
+    /// Wraps a cancellable `(Success?, Error?) -> Void` completion-block API.
+    ///
+    /// ```swift
+    /// let data = Future<Data, any Error> { completion in
+    ///     let task = session.dataTask(with: url) { data, _, error in completion(data, error) }
+    ///     task.resume()
+    ///     return { task.cancel() }
+    /// }
+    /// ```
+    @inlinable
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> CancelAction) {
+        self.init(work: { completer in body { completer.resolve(Result(value: $0, error: $1)) } })
+    }
+}
+
+extension Future where Success == Void, Failure == any Error {
+    /// Wraps an `(Error?) -> Void` completion-block API: `nil` means success.
+    ///
+    /// ```swift
+    /// let saved = Future { store.save(user, completion: $0) }   // Future<Void, any Error>
+    /// ```
+    @inlinable
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void) {
+        self.init(work: { completer in
+            body { completer.resolve(Result(error: $0)) }
+            return nil
+        })
+    }
+
+    /// Wraps a cancellable `(Error?) -> Void` completion-block API.
+    ///
+    /// ```swift
+    /// let upload = Future<Void, any Error> { completion in
+    ///     let job = uploader.upload(file, completion: completion)
+    ///     return { job.cancel() }
+    /// }
+    /// ```
+    @inlinable
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction) {
+        self.init(work: { completer in body { completer.resolve(Result(error: $0)) } })
+    }
+}
+
+extension Future where Failure == Never {
+    /// Wraps a `(Success) -> Void` completion-block API that cannot fail.
+    ///
+    /// ```swift
+    /// let status = Future { permissions.currentStatus(completion: $0) }   // Future<Status, Never>
+    /// ```
+    @inlinable
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void) -> Void) {
+        self.init(work: { completer in
+            body { completer.resolve(.success($0)) }
+            return nil
+        })
+    }
+
+    /// Wraps a cancellable `(Success) -> Void` completion-block API.
+    ///
+    /// ```swift
+    /// let location = Future<Location, Never> { completion in
+    ///     let request = locator.requestLocation(completion: completion)
+    ///     return { request.cancel() }
+    /// }
+    /// ```
+    @inlinable
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction) {
+        self.init(work: { completer in body { completer.resolve(.success($0)) } })
+    }
+}
+
+extension Future where Success == Void, Failure == Never {
+    /// Wraps a `() -> Void` completion-block API: the call itself is the signal.
+    ///
+    /// ```swift
+    /// let dismissed = Future { presenter.dismiss(animated: true, completion: $0) }
+    /// ```
+    @inlinable
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> Void) {
+        self.init(work: { completer in
+            body { completer.resolve(.success(())) }
+            return nil
+        })
+    }
+
+    /// Wraps a cancellable `() -> Void` completion-block API.
+    ///
+    /// ```swift
+    /// let flushed = Future<Void, Never> { completion in
+    ///     let flush = logger.flush(completion: completion)
+    ///     return { flush.cancel() }
+    /// }
+    /// ```
+    @inlinable
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> CancelAction) {
+        self.init(work: { completer in body { completer.resolve(.success(())) } })
+    }
+}
+
+extension Result where Failure == any Error {
+    /// The `(T?, Error?)` convention: an error wins; both `nil` is a broken contract.
+    @inlinable
+    init(value: Success?, error: (any Error)?) {
+        if let error {
+            self = .failure(error)
+        } else if let value {
+            self = .success(value)
+        } else {
+            self = .failure(AsyncBridgeError.missingValueAndError)
+        }
+    }
+}
+
+extension Result where Success == Void, Failure == any Error {
+    /// The `(Error?)` convention: `nil` is success.
+    @inlinable
+    init(error: (any Error)?) {
+        self = error.map { .failure($0) } ?? .success(())
+    }
+}

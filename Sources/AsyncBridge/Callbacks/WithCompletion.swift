@@ -1,0 +1,203 @@
+// Completion blocks → `await`, without naming a `Future`.
+//
+// `withCompletion` is what `withCheckedThrowingContinuation` is for completion blocks, with
+// the safety a hand-written continuation lacks: a block called twice is ignored, a block
+// released without being called throws `AsyncBridgeError.completionNeverCalled` instead of
+// hanging, and cancelling the awaiting task runs the operation's cancel action exactly once,
+// even when it arrives before the operation has handed that action back.
+//
+// The closure runs at once, on the caller's actor; the completion block may be called from any
+// thread. Cancellation throws `CancellationError` straight away: a completion that comes later
+// is ignored.
+
+extension Future {
+    /// Runs `start` as the operation of a fresh, single-consumer future and waits for it.
+    @inlinable
+    static func bridge(
+        isolation: isolated (any Actor)?,
+        _ start: (FutureCompleter<Success, Failure>) -> CancelAction?
+    ) async throws -> Success {
+        let future = Future(work: nil)
+        let outcome = await withoutActuallyEscaping(start) { start in
+            await future.outcome(isolation: isolation, startingWith: start)
+        }
+        guard let outcome else { throw CancellationError() }
+        return try outcome.get()
+    }
+}
+
+/// Awaits a `(Result<Success, Failure>) -> Void` completion-block API.
+///
+/// Throws the API's failure, `CancellationError`, or ``AsyncBridgeError``.
+///
+/// ```swift
+/// let user = try await withCompletion { api.getUser(id: 42, completion: $0) }
+/// ```
+@inlinable
+public func withCompletion<Success: Sendable, Failure: Error>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> Void
+) async throws -> Success {
+    try await Future<Success, Failure>.bridge(isolation: isolation) { completer in
+        body { completer.resolve($0) }
+        return nil
+    }
+}
+
+/// Awaits a cancellable `(Result<Success, Failure>) -> Void` completion-block API: cancelling
+/// the awaiting task runs the returned action once.
+///
+/// ```swift
+/// let user = try await withCompletion { completion in
+///     let request = api.getUserCancellable(id: 42, completion: completion)
+///     return { request.cancel() }
+/// }
+/// ```
+@inlinable
+public func withCompletion<Success: Sendable, Failure: Error>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction
+) async throws -> Success {
+    try await Future<Success, Failure>.bridge(isolation: isolation) { completer in
+        body { completer.resolve($0) }
+    }
+}
+
+/// Awaits a `(Success?, Error?) -> Void` completion-block API. An error wins over a value;
+/// both `nil` throws ``AsyncBridgeError/missingValueAndError``.
+///
+/// ```swift
+/// let data = try await withCompletion { legacy.fetchData(completion: $0) }
+/// ```
+@inlinable
+public func withCompletion<Success: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> Void
+) async throws -> Success {
+    try await Future<Success, any Error>.bridge(isolation: isolation) { completer in
+        body { completer.resolve(Result(value: $0, error: $1)) }
+        return nil
+    }
+}
+
+/// Awaits a cancellable `(Success?, Error?) -> Void` completion-block API.
+///
+/// ```swift
+/// let data: Data = try await withCompletion { completion in
+///     let task = session.dataTask(with: url) { data, _, error in completion(data, error) }
+///     task.resume()
+///     return { task.cancel() }
+/// }
+/// ```
+@inlinable
+public func withCompletion<Success: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> CancelAction
+) async throws -> Success {
+    try await Future<Success, any Error>.bridge(isolation: isolation) { completer in
+        body { completer.resolve(Result(value: $0, error: $1)) }
+    }
+}
+
+/// Awaits an `(Error?) -> Void` completion-block API: `nil` means success.
+///
+/// ```swift
+/// try await withCompletion { store.save(user, completion: $0) }
+/// ```
+@inlinable
+public func withCompletion(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void
+) async throws {
+    try await Future<Void, any Error>.bridge(isolation: isolation) { completer in
+        body { completer.resolve(Result(error: $0)) }
+        return nil
+    }
+}
+
+/// Awaits a cancellable `(Error?) -> Void` completion-block API.
+///
+/// ```swift
+/// try await withCompletion { completion in
+///     let job = uploader.upload(file, completion: completion)
+///     return { job.cancel() }
+/// }
+/// ```
+@inlinable
+public func withCompletion(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction
+) async throws {
+    try await Future<Void, any Error>.bridge(isolation: isolation) { completer in
+        body { completer.resolve(Result(error: $0)) }
+    }
+}
+
+/// Awaits a `(Success) -> Void` completion-block API that cannot fail. It still throws
+/// `CancellationError` and ``AsyncBridgeError/completionNeverCalled``.
+///
+/// ```swift
+/// let status = try await withCompletion { permissions.currentStatus(completion: $0) }
+/// ```
+@inlinable
+public func withCompletion<Success: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> Void
+) async throws -> Success {
+    try await Future<Success, Never>.bridge(isolation: isolation) { completer in
+        body { completer.resolve(.success($0)) }
+        return nil
+    }
+}
+
+/// Awaits a cancellable `(Success) -> Void` completion-block API.
+///
+/// ```swift
+/// let location = try await withCompletion { completion in
+///     let request = locator.requestLocation(completion: completion)
+///     return { request.cancel() }
+/// }
+/// ```
+@inlinable
+public func withCompletion<Success: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
+) async throws -> Success {
+    try await Future<Success, Never>.bridge(isolation: isolation) { completer in
+        body { completer.resolve(.success($0)) }
+    }
+}
+
+/// Awaits a `() -> Void` completion-block API.
+///
+/// ```swift
+/// try await withCompletion { presenter.dismiss(animated: true, completion: $0) }
+/// ```
+@inlinable
+public func withCompletion(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (_ completion: @escaping @Sendable () -> Void) -> Void
+) async throws {
+    try await Future<Void, Never>.bridge(isolation: isolation) { completer in
+        body { completer.resolve(.success(())) }
+        return nil
+    }
+}
+
+/// Awaits a cancellable `() -> Void` completion-block API.
+///
+/// ```swift
+/// try await withCompletion { completion in
+///     let flush = logger.flush(completion: completion)
+///     return { flush.cancel() }
+/// }
+/// ```
+@inlinable
+public func withCompletion(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (_ completion: @escaping @Sendable () -> Void) -> CancelAction
+) async throws {
+    try await Future<Void, Never>.bridge(isolation: isolation) { completer in
+        body { completer.resolve(.success(())) }
+    }
+}

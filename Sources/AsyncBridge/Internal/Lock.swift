@@ -1,0 +1,73 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Bionic)
+import Bionic
+#endif
+
+/// The package's one lock: a `pthread_mutex_t` stored inline with the state it protects.
+///
+/// A struct holding one reference, so a `Lock` costs one allocation and is `Sendable` (the
+/// standard library makes `ManagedBuffer` itself explicitly non-`Sendable`).
+///
+/// One allocation holds both the state and the mutex. The same code path runs on every
+/// platform (see DESIGN.md: `Synchronization.Mutex` is above the Apple deployment floor, and
+/// the thread sanitizer reports false races on it on Linux).
+///
+/// The rule for every caller: decide under the lock, act after unlocking. No user code,
+/// continuation resumption or event delivery runs inside `withLock`.
+///
+/// ```swift
+/// let counter = Lock.make(0)
+/// let next = counter.withLock { value -> Int in value += 1; return value }
+/// ```
+@usableFromInline
+struct Lock<State>: @unchecked Sendable {
+    @usableFromInline
+    let buffer: LockBuffer<State>
+
+    /// Creates a lock guarding `initial`.
+    @inlinable
+    static func make(_ initial: State) -> Lock<State> {
+        Lock(buffer: LockBuffer.make(initial))
+    }
+
+    @inlinable
+    init(buffer: LockBuffer<State>) {
+        self.buffer = buffer
+    }
+
+    /// Runs `body` with exclusive access to the state.
+    @inlinable
+    func withLock<Result, Failure: Error>(
+        _ body: (inout State) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try buffer.withUnsafeMutablePointers { (state, mutex) throws(Failure) -> Result in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&state.pointee)
+        }
+    }
+}
+
+/// The storage behind ``Lock``: the state as the header, the mutex as the single element.
+@usableFromInline
+final class LockBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
+    @inlinable
+    static func make(_ initial: State) -> LockBuffer<State> {
+        let buffer = create(minimumCapacity: 1) { _ in initial }
+        buffer.withUnsafeMutablePointerToElements { mutex in
+            let status = pthread_mutex_init(mutex, nil)
+            precondition(status == 0, "pthread_mutex_init failed: \(status)")
+        }
+        return unsafeDowncast(buffer, to: LockBuffer<State>.self)
+    }
+
+    @inlinable
+    deinit {
+        _ = withUnsafeMutablePointerToElements { mutex in pthread_mutex_destroy(mutex) }
+    }
+}
