@@ -13,7 +13,11 @@ let package = Package(
         .target(name: "AsyncBridge"),
         .target(name: "AsyncBridgeTesting", dependencies: ["AsyncBridge"]),
         .executableTarget(name: "AsyncBridgeDemo", dependencies: ["AsyncBridge"]),
-        .testTarget(name: "AsyncBridgeTests", dependencies: ["AsyncBridge", "AsyncBridgeTesting"]),
+        .testTarget(
+            name: "AsyncBridgeTests",
+            dependencies: ["AsyncBridge", "AsyncBridgeTesting"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "AsyncBridgeTestingTests", dependencies: ["AsyncBridgeTesting"]),
     ],
     swiftLanguageModes: [.v6]

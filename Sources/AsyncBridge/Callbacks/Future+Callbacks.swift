@@ -5,6 +5,11 @@
 // called from any thread, synchronously or later; a second call is ignored (and reported in
 // debug builds), and a block released without being called ends the run with
 // `AsyncBridgeError.completionNeverCalled`.
+//
+// The shapes are overloads of one initialiser, picked by the completion block's type. A
+// closure that just forwards the block (`Future { api.load(completion: $0) }`) selects its
+// shape by itself; in a closure of several statements the `Result` shape is assumed (with or
+// without a returned `CancelAction`), so name the block's type for the others: `Future { (completion: @escaping @Sendable (Data?, (any Error)?) -> Void) in … }`.
 
 extension Future {
     /// Wraps a `(Result<Success, Failure>) -> Void` completion-block API.
@@ -31,7 +36,7 @@ extension Future {
     ///     return { request.cancel() }
     /// }
     /// ```
-    @inlinable
+    @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction) {
         self.init(work: { completer in body { completer.resolve($0) } })
     }
@@ -46,7 +51,7 @@ extension Future where Failure == any Error {
     /// ```swift
     /// let data = Future { legacy.fetchData(completion: $0) }   // Future<Data, any Error>
     /// ```
-    @inlinable
+    @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> Void) {
         self.init(work: { completer in
             body { completer.resolve(Result(value: $0, error: $1)) }
@@ -63,7 +68,7 @@ extension Future where Failure == any Error {
     ///     return { task.cancel() }
     /// }
     /// ```
-    @inlinable
+    @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> CancelAction) {
         self.init(work: { completer in body { completer.resolve(Result(value: $0, error: $1)) } })
     }
@@ -75,7 +80,7 @@ extension Future where Success == Void, Failure == any Error {
     /// ```swift
     /// let saved = Future { store.save(user, completion: $0) }   // Future<Void, any Error>
     /// ```
-    @inlinable
+    @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void) {
         self.init(work: { completer in
             body { completer.resolve(Result(error: $0)) }
@@ -91,7 +96,7 @@ extension Future where Success == Void, Failure == any Error {
     ///     return { job.cancel() }
     /// }
     /// ```
-    @inlinable
+    @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction) {
         self.init(work: { completer in body { completer.resolve(Result(error: $0)) } })
     }
@@ -103,7 +108,7 @@ extension Future where Failure == Never {
     /// ```swift
     /// let status = Future { permissions.currentStatus(completion: $0) }   // Future<Status, Never>
     /// ```
-    @inlinable
+    @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void) -> Void) {
         self.init(work: { completer in
             body { completer.resolve(.success($0)) }
@@ -119,7 +124,7 @@ extension Future where Failure == Never {
     ///     return { request.cancel() }
     /// }
     /// ```
-    @inlinable
+    @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction) {
         self.init(work: { completer in body { completer.resolve(.success($0)) } })
     }
@@ -131,7 +136,7 @@ extension Future where Success == Void, Failure == Never {
     /// ```swift
     /// let dismissed = Future { presenter.dismiss(animated: true, completion: $0) }
     /// ```
-    @inlinable
+    @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> Void) {
         self.init(work: { completer in
             body { completer.resolve(.success(())) }
@@ -147,7 +152,7 @@ extension Future where Success == Void, Failure == Never {
     ///     return { flush.cancel() }
     /// }
     /// ```
-    @inlinable
+    @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> CancelAction) {
         self.init(work: { completer in body { completer.resolve(.success(())) } })
     }

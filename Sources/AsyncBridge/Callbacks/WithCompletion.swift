@@ -9,6 +9,9 @@
 // The closure runs at once, on the caller's actor; the completion block may be called from any
 // thread. Cancellation throws `CancellationError` straight away: a completion that comes later
 // is ignored.
+//
+// As with `Future`'s initialisers, the shape is picked by the completion block's type; a
+// closure of several statements gets the `Result` shape unless it names the block's type.
 
 extension Future {
     /// Runs `start` as the operation of a fresh, single-consumer future and waits for it.
@@ -53,7 +56,7 @@ public func withCompletion<Success: Sendable, Failure: Error>(
 ///     return { request.cancel() }
 /// }
 /// ```
-@inlinable
+@inlinable @_disfavoredOverload
 public func withCompletion<Success: Sendable, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction
@@ -69,7 +72,7 @@ public func withCompletion<Success: Sendable, Failure: Error>(
 /// ```swift
 /// let data = try await withCompletion { legacy.fetchData(completion: $0) }
 /// ```
-@inlinable
+@inlinable @_disfavoredOverload
 public func withCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> Void
@@ -89,7 +92,7 @@ public func withCompletion<Success: Sendable>(
 ///     return { task.cancel() }
 /// }
 /// ```
-@inlinable
+@inlinable @_disfavoredOverload
 public func withCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> CancelAction
@@ -104,7 +107,7 @@ public func withCompletion<Success: Sendable>(
 /// ```swift
 /// try await withCompletion { store.save(user, completion: $0) }
 /// ```
-@inlinable
+@inlinable @_disfavoredOverload
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void
@@ -123,7 +126,7 @@ public func withCompletion(
 ///     return { job.cancel() }
 /// }
 /// ```
-@inlinable
+@inlinable @_disfavoredOverload
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction
@@ -139,7 +142,7 @@ public func withCompletion(
 /// ```swift
 /// let status = try await withCompletion { permissions.currentStatus(completion: $0) }
 /// ```
-@inlinable
+@inlinable @_disfavoredOverload
 public func withCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> Void
@@ -158,7 +161,7 @@ public func withCompletion<Success: Sendable>(
 ///     return { request.cancel() }
 /// }
 /// ```
-@inlinable
+@inlinable @_disfavoredOverload
 public func withCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
@@ -173,7 +176,7 @@ public func withCompletion<Success: Sendable>(
 /// ```swift
 /// try await withCompletion { presenter.dismiss(animated: true, completion: $0) }
 /// ```
-@inlinable
+@inlinable @_disfavoredOverload
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable () -> Void) -> Void
@@ -192,7 +195,7 @@ public func withCompletion(
 ///     return { flush.cancel() }
 /// }
 /// ```
-@inlinable
+@inlinable @_disfavoredOverload
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable () -> Void) -> CancelAction

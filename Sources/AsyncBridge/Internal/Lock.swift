@@ -71,3 +71,33 @@ final class LockBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
         _ = withUnsafeMutablePointerToElements { mutex in pthread_mutex_destroy(mutex) }
     }
 }
+
+/// The package's lock, exposed to `AsyncBridgeTesting` as SPI so the test helpers share it.
+/// Not part of the public API.
+///
+/// ```swift
+/// let calls = SharedLock([Int]())
+/// calls.withLock { $0.append(1) }
+/// ```
+@_spi(AsyncBridgeInternals)
+public struct SharedLock<State>: Sendable {
+    let lock: Lock<State>
+
+    /// Creates a lock guarding `initial`.
+    ///
+    /// ```swift
+    /// let calls = SharedLock([Int]())
+    /// ```
+    public init(_ initial: State) {
+        lock = .make(initial)
+    }
+
+    /// Runs `body` with exclusive access to the state. Never call user code inside it.
+    ///
+    /// ```swift
+    /// calls.withLock { $0.append(1) }
+    /// ```
+    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try lock.withLock(body)
+    }
+}

@@ -1,0 +1,91 @@
+@_spi(AsyncBridgeInternals) import AsyncBridge
+
+/// A failure type for tests.
+struct TestError: Error, Equatable {
+    var code = 1
+}
+
+/// A counter callable from any thread.
+final class AtomicCounter: Sendable {
+    private let count = SharedLock(0)
+    func increment() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
+
+/// A value callable from any thread.
+final class Box<Value: Sendable>: Sendable {
+    private let stored: SharedLock<Value>
+    init(_ value: Value) { stored = SharedLock(value) }
+    var value: Value {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
+    func take() -> Value where Value: ExpressibleByNilLiteral {
+        stored.withLock { value in
+            defer { value = nil }
+            return value
+        }
+    }
+}
+
+/// An object whose lifetime tests watch through a weak reference.
+final class Tracked: Sendable {}
+
+/// A stand-in for a callback API that keeps the completion block until the test calls it,
+/// and counts how often its operation was started and cancelled.
+final class PendingOperation<Value: Sendable>: Sendable {
+    private struct State {
+        var starts = 0
+        var cancels = 0
+        var completion: (@Sendable (Value) -> Void)?
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = SharedLock(State())
+
+    var starts: Int { state.withLock { $0.starts } }
+    var cancels: Int { state.withLock { $0.cancels } }
+    var isHoldingCompletion: Bool { state.withLock { $0.completion != nil } }
+
+    /// The operation: keeps `completion` and wakes whoever waits in `waitUntilStarted`.
+    func start(_ completion: @escaping @Sendable (Value) -> Void) {
+        let waiters = state.withLock { state in
+            state.starts += 1
+            state.completion = completion
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The cancel action: drops the completion block, as a cancelled task does.
+    func cancel() {
+        state.withLock { state in
+            state.cancels += 1
+            state.completion = nil
+        }
+    }
+
+    /// Calls the kept completion block, if any; returns whether there was one.
+    @discardableResult
+    func complete(_ value: Value) -> Bool {
+        guard let completion = state.withLock({ $0.completion }) else { return false }
+        completion(value)
+        return true
+    }
+
+    /// Releases the kept completion block without calling it.
+    func drop() { state.withLock { $0.completion = nil } }
+
+    /// Waits until `start` has been called (returns at once if it has).
+    func waitUntilStarted() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let started = state.withLock { state -> Bool in
+                if state.starts > 0 { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if started { continuation.resume() }
+        }
+    }
+}
