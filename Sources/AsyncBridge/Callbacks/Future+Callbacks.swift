@@ -105,12 +105,18 @@ extension Future where Success == Void, Failure == any Error {
 extension Future where Failure == Never {
     /// Wraps a `(Success) -> Void` completion-block API that cannot fail.
     ///
+    /// A name of its own keeps this shape apart from the others: any completion block fits
+    /// `(Success) -> Void`, so as an overload of `init` it would turn an `(Error?) -> Void` API
+    /// into a `Future<Error?, Never>` that swallows the error.
+    ///
     /// ```swift
-    /// let status = Future { permissions.currentStatus(completion: $0) }   // Future<Status, Never>
+    /// let status = Future.neverFailing { permissions.currentStatus(completion: $0) }   // Future<Status, Never>
     /// ```
-    @inlinable @_disfavoredOverload
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void) -> Void) {
-        self.init(work: { completer in
+    @inlinable
+    public static func neverFailing(
+        _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void) -> Void
+    ) -> Future {
+        Future(work: { completer in
             body { completer.resolve(.success($0)) }
             return nil
         })
@@ -119,14 +125,16 @@ extension Future where Failure == Never {
     /// Wraps a cancellable `(Success) -> Void` completion-block API.
     ///
     /// ```swift
-    /// let location = Future<Location, Never> { completion in
+    /// let location = Future<Location, Never>.neverFailing { completion in
     ///     let request = locator.requestLocation(completion: completion)
     ///     return { request.cancel() }
     /// }
     /// ```
     @inlinable @_disfavoredOverload
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction) {
-        self.init(work: { completer in body { completer.resolve(.success($0)) } })
+    public static func neverFailing(
+        _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
+    ) -> Future {
+        Future(work: { completer in body { completer.resolve(.success($0)) } })
     }
 }
 

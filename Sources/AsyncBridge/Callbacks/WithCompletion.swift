@@ -21,10 +21,9 @@ extension Future {
         _ start: (FutureCompleter<Success, Failure>) -> CancelAction?
     ) async throws -> Success {
         let future = Future(work: nil)
-        let outcome = await withoutActuallyEscaping(start) { start in
-            await future.outcome(isolation: isolation, startingWith: start)
+        guard let outcome = await future.outcome(isolation: isolation, startingWith: start) else {
+            throw CancellationError()
         }
-        guard let outcome else { throw CancellationError() }
         return try outcome.get()
     }
 }
@@ -139,11 +138,14 @@ public func withCompletion(
 /// Awaits a `(Success) -> Void` completion-block API that cannot fail. It still throws
 /// `CancellationError` and ``AsyncBridgeError/completionNeverCalled``.
 ///
+/// A name of its own keeps this shape apart from the others, which would all fit
+/// `(Success) -> Void`.
+///
 /// ```swift
-/// let status = try await withCompletion { permissions.currentStatus(completion: $0) }
+/// let status = try await withNeverFailingCompletion { permissions.currentStatus(completion: $0) }
 /// ```
-@inlinable @_disfavoredOverload
-public func withCompletion<Success: Sendable>(
+@inlinable
+public func withNeverFailingCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> Void
 ) async throws -> Success {
@@ -156,13 +158,13 @@ public func withCompletion<Success: Sendable>(
 /// Awaits a cancellable `(Success) -> Void` completion-block API.
 ///
 /// ```swift
-/// let location = try await withCompletion { completion in
+/// let location = try await withNeverFailingCompletion { completion in
 ///     let request = locator.requestLocation(completion: completion)
 ///     return { request.cancel() }
 /// }
 /// ```
 @inlinable @_disfavoredOverload
-public func withCompletion<Success: Sendable>(
+public func withNeverFailingCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
 ) async throws -> Success {

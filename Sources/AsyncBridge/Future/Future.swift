@@ -53,7 +53,7 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     @inlinable
     public var value: Success {
         get async throws {
-            guard let outcome = await outcome(startingWith: nil) else { throw CancellationError() }
+            guard let outcome = await outcome(startingWith: Future.missingOperation) else { throw CancellationError() }
             return try outcome.get()
         }
     }
@@ -73,7 +73,7 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     @inlinable
     public var result: Result<Success, Failure> {
         get async throws {
-            switch await outcome(startingWith: nil) {
+            switch await outcome(startingWith: Future.missingOperation) {
             case .success(let value): return .success(value)
             case .failure(let error): return .failure(error)
             case .broken(let error): throw error
@@ -85,11 +85,12 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     // MARK: Internals
 
     /// Waits as one consumer; `nil` means the waiting task was cancelled. `start` is used when
-    /// this future has no stored operation (the direct `withCompletion` helpers).
+    /// this future has no stored operation (the direct `withCompletion` helpers), on the
+    /// caller's actor.
     @inlinable
     func outcome(
         isolation: isolated (any Actor)? = #isolation,
-        startingWith start: ((FutureCompleter<Success, Failure>) -> CancelAction?)?
+        startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?
     ) async -> FutureOutcome<Success, Failure>? {
         let id: UInt64
         switch storage.withLock({ $0.admit() }) {
@@ -97,7 +98,8 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
         case .admitted(let admitted): id = admitted
         }
         return await withTaskCancellationHandler {
-            await withUnsafeContinuation { continuation in
+            _ = isolation  // capturing it keeps this closure, and so `start`, on the caller's actor
+            return await withUnsafeContinuation { continuation in
                 add(id, .continuation(continuation), startingWith: start)
                 // A cancellation that arrived before `add` found nothing to remove.
                 if Task.isCancelled { remove(id) }
@@ -115,7 +117,7 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
             handler(outcome)
             return nil
         case .admitted(let id):
-            add(id, .handler(handler), startingWith: nil)
+            add(id, .handler(handler), startingWith: Future.missingOperation)
             return id
         }
     }
@@ -124,7 +126,7 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     func add(
         _ id: UInt64,
         _ consumer: FutureConsumer<Success, Failure>,
-        startingWith start: ((FutureCompleter<Success, Failure>) -> CancelAction?)?
+        startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?
     ) {
         switch storage.withLock({ $0.add(id, consumer) }) {
         case .none:
@@ -133,18 +135,17 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
             consumer.deliver(outcome)
         case .start(let generation, let work):
             let completer = FutureCompleter(self, generation: generation)
-            let cancel: CancelAction?
-            if let work {
-                cancel = work(completer)
-            } else if let start {
-                cancel = start(completer)
-            } else {
-                preconditionFailure("Internal inconsistency: a future with no operation was started")
-            }
+            let cancel = work.map { $0(completer) } ?? start(completer)
             if let action = storage.withLock({ $0.workReturned(generation, cancel: cancel) }) {
                 action()
             }
         }
+    }
+
+    /// The `start` of consumers that rely on the stored operation.
+    @inlinable
+    static func missingOperation(_: FutureCompleter<Success, Failure>) -> CancelAction? {
+        preconditionFailure("Internal inconsistency: a future with no operation was started")
     }
 
     /// A consumer leaves: runs the cancel action if it was the last, then tells the consumer.

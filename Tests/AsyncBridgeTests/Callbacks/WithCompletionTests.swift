@@ -1,0 +1,166 @@
+import Dispatch
+import Testing
+import AsyncBridge
+import AsyncBridgeTesting
+
+@Suite("Completion blocks → await (withCompletion)", .timeLimit(.minutes(1)))
+struct WithCompletionTests {
+    @Test(arguments: [false, true])
+    func everyShapeSucceedsAndFails(synchronous: Bool) async throws {
+        let api = LegacyAPI(synchronous: synchronous)
+        #expect(try await withCompletion { api.user(id: 2, completion: $0) } == "user2")
+        await #expect(throws: TestError(code: -2)) { try await withCompletion { api.user(id: -2, completion: $0) } }
+        #expect(try await withCompletion { api.data(id: 5, completion: $0) } == "data5")
+        await #expect(throws: TestError(code: -5)) { try await withCompletion { api.data(id: -5, completion: $0) } }
+        await #expect(throws: AsyncBridgeError.missingValueAndError) { try await withCompletion { api.data(id: 0, completion: $0) } }
+        try await withCompletion { api.save(failing: false, completion: $0) }
+        await #expect(throws: TestError(code: 2)) { try await withCompletion { api.save(failing: true, completion: $0) } }
+        #expect(try await withNeverFailingCompletion { api.status(completion: $0) } == 200)
+        try await withCompletion { api.ping(completion: $0) }
+    }
+
+    @Test func cancellingTheTaskRunsTheCancelActionOnceAndThrowsCancellationError() async throws {
+        let operation = PendingOperation<Result<Int, TestError>>()
+        let task = Task {
+            try await withCompletion { completion in
+                operation.start(completion)
+                return { operation.cancel() }
+            }
+        }
+        await operation.waitUntilStarted()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(operation.cancels == 1)
+        #expect(!operation.complete(.success(1)), "the cancel action released the completion block")
+    }
+
+    @Test func aPreCancelledTaskCallsTheCancelActionOnce() async throws {
+        let operation = PendingOperation<Result<Int, TestError>>()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await withCompletion { completion in
+                operation.start(completion)
+                return { operation.cancel() }
+            }
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(operation.starts == 1)
+        #expect(operation.cancels == 1)
+    }
+
+    @Test func aCancelBeforeTheCancelActionIsHandedBackRunsItOnceItIs() async throws {
+        let cancels = AtomicCounter()
+        await #expect(throws: CancellationError.self) {
+            try await withCompletion { (_: @escaping @Sendable (Result<Int, TestError>) -> Void) in
+                withUnsafeCurrentTask { $0?.cancel() }
+                #expect(cancels.value == 0)
+                return { cancels.increment() }
+            }
+        }
+        #expect(cancels.value == 1)
+    }
+
+    @Test func aNeverCalledCompletionThrowsInsteadOfHanging() async throws {
+        let recorder = MisuseRecorder()
+        await #expect(throws: AsyncBridgeError.completionNeverCalled) {
+            try await recorder.record {
+                try await withCompletion { (_: @escaping @Sendable (Result<Int, TestError>) -> Void) in }
+            }
+        }
+        #expect(recorder.misuses == [.completionNeverCalled])
+        let operation = PendingOperation<Int>()
+        let task = Task { try await withNeverFailingCompletion { operation.start($0) } }
+        await operation.waitUntilStarted()
+        operation.drop()
+        await #expect(throws: AsyncBridgeError.completionNeverCalled) { try await task.value }
+    }
+
+    @Test func aNeverCalledCompletionStillLetsACancelledTaskGo() async throws {
+        let operation = PendingOperation<Int>()
+        let task = Task { try await withNeverFailingCompletion { operation.start($0) } }  // no cancel action
+        await operation.waitUntilStarted()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(operation.isHoldingCompletion)
+    }
+
+    @Test func aSynchronousCompletionInsideTheCallIsNotLost() async throws {
+        let value = try await withCompletion { (completion: @escaping @Sendable (Result<Int, TestError>) -> Void) in
+            completion(.success(1))
+            completion(.success(2))
+        }
+        #expect(value == 1)
+    }
+
+    @Test @MainActor func theClosureRunsOnTheCallersActor() async throws {
+        let value = try await withCompletion { (completion: @escaping @Sendable (Result<Int, TestError>) -> Void) in
+            MainActor.assertIsolated()
+            DispatchQueue.global().async { completion(.success(3)) }
+        }
+        #expect(value == 3)
+    }
+
+    @Test func twoThreadsCallingTheCompletionAtOnceResumeOnce() async throws {
+        for round in 0..<10_000 {
+            let recorder = MisuseRecorder()
+            let bothCalled = CompletionSpy<Void>()
+            let value = try await recorder.record {
+                try await withCompletion { (completion: @escaping @Sendable (Result<Int, Never>) -> Void) in
+                    DispatchQueue.global().async {
+                        DispatchQueue.concurrentPerform(iterations: 2) { completion(.success(round * 2 + $0)) }
+                        bothCalled.record(())
+                    }
+                }
+            }
+            #expect(value == round * 2 || value == round * 2 + 1)
+            await bothCalled.firstCall()
+            #expect(recorder.misuses == [.completionCalledMoreThanOnce])
+        }
+    }
+
+    @Test func cancelRacingCompletionGivesOneOutcomeAndCancelsAtMostOnce() async throws {
+        for _ in 0..<10_000 {
+            let operation = PendingOperation<Result<Int, Never>>()
+            let task = Task {
+                try await withCompletion { completion in
+                    operation.start(completion)
+                    return { operation.cancel() }
+                }
+            }
+            await operation.waitUntilStarted()
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 { task.cancel() } else { operation.complete(.success(1)) }
+            }
+            switch await task.result {
+            case .success(let value): #expect(value == 1 && operation.cancels == 0)
+            case .failure(let error): #expect(error is CancellationError && operation.cancels == 1)
+            }
+        }
+    }
+
+    @Test func nothingIsRetainedAfterCompletionOrCancellation() async throws {
+        weak var completed: Tracked?
+        weak var cancelled: Tracked?
+        let operation = PendingOperation<Result<Int, Never>>()
+        do {
+            let first = Tracked()
+            let second = Tracked()
+            completed = first
+            cancelled = second
+            _ = try await withCompletion { (completion: @escaping @Sendable (Result<Int, Never>) -> Void) in
+                DispatchQueue.global().async { _ = first; completion(.success(1)) }
+            }
+            let task = Task {
+                try await withCompletion { completion in
+                    operation.start { _ = second; completion($0) }
+                    return { operation.cancel() }
+                }
+            }
+            await operation.waitUntilStarted()
+            task.cancel()
+            _ = await task.result
+        }
+        #expect(completed == nil)
+        #expect(cancelled == nil)
+    }
+}
