@@ -69,7 +69,7 @@ struct FutureCallbacksTests {
         for future in futures {
             let spy = CompletionSpy<Result<Void, any Error>>()
             future.subscribe(spy.completion).cancel()
-            #expect(spy.calls.count == 1 && spy.calls.first.map(isCancellation) == true)
+            #expect(spy.calls.count == 1 && spy.calls.first?.isCancellation == true)
         }
         #expect([results.cancels, optionals.cancels, errors.cancels, values.cancels, signals.cancels] == [1, 1, 1, 1, 1])
     }

@@ -63,7 +63,7 @@ struct FutureTests {
         firstToken.cancel()
         #expect(operation.cancels == 0, "another consumer still waits")
         #expect(first.calls.count == 1 && second.calls.isEmpty)
-        #expect(first.calls.first.map(isCancellation) == true)
+        #expect(first.calls.first?.isCancellation == true)
         secondToken.cancel()
         secondToken.cancel()
         #expect(operation.cancels == 1)
@@ -283,9 +283,4 @@ struct FutureTests {
         #expect(!operation.isHoldingCompletion)
         #expect(weakCaptured == nil)
     }
-}
-
-func isCancellation<Value>(_ result: Result<Value, any Error>) -> Bool {
-    if case .failure(let error) = result { return error is CancellationError }
-    return false
 }
