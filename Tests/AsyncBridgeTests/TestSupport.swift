@@ -1,4 +1,5 @@
 @_spi(AsyncBridgeInternals) import AsyncBridge
+import AsyncBridgeTesting
 
 /// A failure type for tests.
 struct TestError: Error, Equatable {
@@ -86,6 +87,43 @@ final class PendingOperation<Value: Sendable>: Sendable {
                 return false
             }
             if started { continuation.resume() }
+        }
+    }
+}
+
+/// Suspends the calling task until it is cancelled, whichever comes first of the
+/// cancellation and the suspension, and counts the cancellations it saw.
+final class CancellationGate: Sendable {
+    private struct State {
+        var cancelled = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = SharedLock(State())
+    /// Called once the task is suspended here, so a test knows the operation is in flight.
+    let suspended = CompletionSpy<Void>()
+    /// Called when the cancellation arrives.
+    let sawCancellation = CompletionSpy<Void>()
+
+    func waitForCancellation() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let alreadyCancelled = state.withLock { state -> Bool in
+                    if state.cancelled { return true }
+                    state.waiter = continuation
+                    return false
+                }
+                suspended.record(())
+                if alreadyCancelled { continuation.resume() }
+            }
+        } onCancel: {
+            sawCancellation.record(())
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                state.cancelled = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
         }
     }
 }

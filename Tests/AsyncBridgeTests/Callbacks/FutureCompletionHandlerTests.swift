@@ -7,24 +7,16 @@ import AsyncBridgeTesting
 struct FutureCompletionHandlerTests {
     /// An async API as new code writes it.
     struct AsyncAPI: Sendable {
-        let cancelled = AtomicCounter()
-        let started = PendingOperation<Void>()
+        let gate = CancellationGate()
 
         func user(id: Int) async throws -> String {
             if id < 0 { throw TestError(code: id) }
             return "user\(id)"
         }
 
-        /// Waits until its task is cancelled, counting the cancellation.
+        /// Waits until its task is cancelled.
         func hang() async throws -> String {
-            let gate = PendingOperation<Void>()
-            await withTaskCancellationHandler {
-                started.start { _ in }
-                await withCheckedContinuation { continuation in gate.start { continuation.resume() } }
-            } onCancel: {
-                cancelled.increment()
-                gate.complete(())
-            }
+            await gate.waitForCancellation()
             throw CancellationError()
         }
     }
@@ -61,11 +53,12 @@ struct FutureCompletionHandlerTests {
         let api = AsyncAPI()
         let spy = CompletionSpy<Result<String, any Error>>()
         let token = Future { try await api.hang() }.subscribe(spy.completion)
-        await api.started.waitUntilStarted()
+        await api.gate.suspended.firstCall()
         token.cancel()
         token.cancel()
         #expect(await spy.firstCall().isCancellation)
-        #expect(api.cancelled.value == 1)
+        await api.gate.sawCancellation.firstCall()
+        #expect(api.gate.sawCancellation.callCount == 1)
         #expect(spy.callCount == 1)
     }
 

@@ -32,22 +32,16 @@ struct FutureAsyncTests {
     }
 
     @Test func cancellingTheLastConsumerCancelsTheTask() async throws {
-        let started = PendingOperation<Void>()
-        let sawCancellation = CompletionSpy<Bool>()
-        let future = Future { () async -> Int in
-            await withTaskCancellationHandler {
-                started.start { _ in }
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    sawCancellation.completion(true)  // hand the test a way in
-                    continuation.resume()
-                }
-                while !Task.isCancelled { await Task.yield() }
-            } onCancel: {}
-            return 0
+        let gate = CancellationGate()
+        let future = Future { () async throws -> Int in
+            await gate.waitForCancellation()
+            throw CancellationError()
         }
         let consumer = Task { try await future.value }
-        await started.waitUntilStarted()
+        await gate.suspended.firstCall()
         consumer.cancel()
         await #expect(throws: CancellationError.self) { try await consumer.value }
+        await gate.sawCancellation.firstCall()
+        #expect(gate.sawCancellation.callCount == 1)
     }
 }
