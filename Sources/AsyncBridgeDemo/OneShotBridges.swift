@@ -1,0 +1,81 @@
+import AsyncBridge
+import Dispatch
+
+/// The one-shot bridges: completion blocks ⇄ Future ⇄ async/await ⇄ Result.
+enum OneShotBridges {
+    static func run() async throws {
+        let manager = UserManager.shared
+
+        section("Completion block → await (withCompletion)")
+        let ada = try await withCompletion { manager.getUser(withUserID: "u1", completion: $0) }
+        print("loaded \(ada)")
+        do {
+            _ = try await withCompletion { manager.getUser(withUserID: "nobody", completion: $0) }
+        } catch {
+            print("typed failure arrives as an error: \(error)")
+        }
+
+        section("Completion block → Future: lazy, shared, memoised")
+        let before = manager.requestCount
+        let grace = Future { manager.getUser(withUserID: "u2", completion: $0) }
+        print("created the future; requests sent: \(manager.requestCount - before)")
+        async let first = grace.value
+        async let second = grace.value
+        print("two concurrent consumers got \(try await first.name) and \(try await second.name)")
+        print("a late consumer gets \(try await grace.value.name) from memory")
+        print("requests sent: \(manager.requestCount - before)")
+
+        section("Future chains: user → group (flatMap)")
+        let group = grace.flatMap { user in
+            Future { manager.getUsers(withGroupID: user.groupID, completion: $0) }
+        }
+        print("group of Grace: \(try await group.value.map(\.name))")
+
+        section("Future → Result")
+        switch try await Future({ manager.getUser(withUserID: "u9", completion: $0) }).result {
+        case .success(let user): print("unexpected \(user)")
+        case .failure(let error): print("typed Result<User, APIError>: .failure(\(error))")
+        }
+        let stored: Result<User, APIError> = .failure(.notFound("u7"))
+        func load() async throws(APIError) -> User { try stored.get() }   // Result → async throws(APIError)
+        let roundTrip = await Result { () async throws(APIError) -> User in try await load() }
+        print("Result → async throws(APIError) → Result keeps the type: \(roundTrip)")
+
+        section("Future / async → completion block for old callers")
+        try await withCompletion { (done: @escaping @Sendable () -> Void) in
+            Future { manager.getUser(withUserID: "u3", completion: $0) }
+                .subscribe(on: .main) { result in
+                    print("old caller, on the main queue: \(result.map(\.name))")
+                    done()
+                }
+        }
+
+        section("Cancellation travels to the request")
+        let cancelled = RequestLog()
+        let slow = Task {
+            try await withCompletion { completion in
+                let request = manager.getUser(withUserID: "u1", latencyMilliseconds: 10_000, completion: completion)
+                return {
+                    cancelled.increment()
+                    request.cancel()
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(20))  // a demo may wait; tests never do
+        slow.cancel()
+        do {
+            _ = try await slow.value
+        } catch {
+            print("awaiting task threw \(type(of: error)); cancel action ran \(cancelled.count) time(s)")
+        }
+
+        section("A misbehaving API: completion called twice")
+        let twice = try await AsyncBridgeDiagnostics.$handler.withValue({ print("diagnostics: \($0)") }) {
+            try await withCompletion { (completion: @escaping @Sendable (Result<Int, Never>) -> Void) in
+                completion(.success(1))
+                completion(.success(2))
+            }
+        }
+        print("the first call won: \(twice)")
+    }
+}
