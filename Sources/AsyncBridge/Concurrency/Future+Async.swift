@@ -2,11 +2,13 @@ extension Future {
     /// A future whose operation is an async closure, run in a new task when the first consumer
     /// arrives. Cancelling the last consumer cancels that task.
     ///
-    /// The typed failure is kept: a closure that `throws(APIError)` makes a
-    /// `Future<User, APIError>`; one that does not throw makes a `Future<User, Never>`.
+    /// The failure type is the closure's: one that does not throw makes a `Future<User, Never>`,
+    /// and one declared `throws(APIError)` makes a `Future<User, APIError>`. Swift infers an
+    /// untyped `throws` for a closure unless it is spelled out, as below.
     ///
     /// ```swift
     /// let profile = Future { try await client.profile(id: 42) }   // Future<Profile, any Error>
+    /// let user = Future { () async throws(APIError) -> User in try await api.user(id: 42) }
     /// ```
     @inlinable
     public init(_ operation: @escaping @Sendable () async throws(Failure) -> Success) {

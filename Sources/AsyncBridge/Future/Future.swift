@@ -162,6 +162,7 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
 /// ``AsyncBridgeError/completionNeverCalled`` instead of hanging.
 @usableFromInline
 final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
+    @usableFromInline typealias Machine = FutureStateMachine<Success, Failure>
     @usableFromInline let future: Future<Success, Failure>
     @usableFromInline let generation: UInt64
     /// Guarded by the future's lock.
@@ -176,15 +177,15 @@ final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Senda
     /// Delivers the run's outcome; a second call is ignored and reported.
     @inlinable
     func complete(_ outcome: FutureOutcome<Success, Failure>) {
-        let consumers: FutureConsumers<Success, Failure>?
+        let finished: (consumers: FutureConsumers<Success, Failure>, released: Machine.Work?)?
         let reporter: MisuseReporter?
-        (consumers, reporter) = future.storage.withLock { machine in
+        (finished, reporter) = future.storage.withLock { machine in
             if called { return (nil, machine.reporter) }
             called = true
             return (machine.complete(generation, outcome), nil)
         }
         reporter?.report(.completionCalledMoreThanOnce)
-        consumers?.deliver(outcome)
+        finished?.consumers.deliver(outcome)
     }
 
     /// Delivers a `Result`: what completion blocks of every shape end up calling.
@@ -196,13 +197,15 @@ final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Senda
     @inlinable
     deinit {
         let outcome = FutureOutcome<Success, Failure>.broken(.completionNeverCalled)
-        let (consumers, reporter) = future.storage.withLock { machine -> (FutureConsumers<Success, Failure>?, MisuseReporter?) in
+        let finished: (consumers: FutureConsumers<Success, Failure>, released: Machine.Work?)?
+        let reporter: MisuseReporter?
+        (finished, reporter) = future.storage.withLock { machine in
             if called { return (nil, nil) }
             called = true
-            guard let consumers = machine.complete(generation, outcome) else { return (nil, nil) }
-            return (consumers, machine.reporter)
+            guard let finished = machine.complete(generation, outcome) else { return (nil, nil) }
+            return (finished, machine.reporter)
         }
         reporter?.report(.completionNeverCalled)
-        consumers?.deliver(outcome)
+        finished?.consumers.deliver(outcome)
     }
 }

@@ -138,7 +138,8 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
     }
 
     @usableFromInline var state: State = .idle
-    @usableFromInline let work: Work?
+    /// The operation; released once a run has finished, since it will never run again.
+    @usableFromInline var work: Work?
     @usableFromInline let reporter: MisuseReporter
     @usableFromInline var generation: UInt64 = 0
     @usableFromInline var nextConsumerID: UInt64 = 0
@@ -219,12 +220,16 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
         }
     }
 
-    /// Run `generation` delivered `outcome`. Returns the consumers to resume, or `nil` when the
-    /// run had already been cancelled.
+    /// Run `generation` delivered `outcome`. Returns the consumers to resume and the operation,
+    /// which will never run again (to be released outside the lock: releasing it may run the
+    /// deinitialisers of what it captured); `nil` when the run had already been cancelled.
     @inlinable
-    mutating func complete(_ run: UInt64, _ outcome: FutureOutcome<Success, Failure>) -> FutureConsumers<Success, Failure>? {
+    mutating func complete(
+        _ run: UInt64, _ outcome: FutureOutcome<Success, Failure>
+    ) -> (consumers: FutureConsumers<Success, Failure>, released: Work?)? {
         guard case .running(run, _, let consumers) = state else { return nil }
         state = .finished(generation: run, outcome: outcome)
-        return consumers
+        defer { work = nil }
+        return (consumers, work)
     }
 }

@@ -11,8 +11,11 @@ import Bionic
 /// A misuse of a bridge that AsyncBridge survives but reports in debug builds.
 ///
 /// ```swift
-/// AsyncBridgeDiagnostics.$handler.withValue({ misuse in print(misuse) }) {
-///     _ = Future<Int, Never> { completion in completion(.success(1)); completion(.success(2)) }
+/// await AsyncBridgeDiagnostics.$handler.withValue({ misuse in print(misuse) }) {
+///     _ = try? await withCompletion { (completion: @escaping @Sendable (Result<Int, Never>) -> Void) in
+///         completion(.success(1))
+///         completion(.success(2))   // ignored; prints completionCalledMoreThanOnce
+///     }
 /// }
 /// ```
 public enum Misuse: Sendable, Hashable, CustomStringConvertible {
@@ -48,8 +51,8 @@ public enum Misuse: Sendable, Hashable, CustomStringConvertible {
 /// bridges:
 ///
 /// ```swift
-/// let seen = AsyncBridgeDiagnostics.$handler.withValue({ misuse in log.append(misuse) }) {
-///     Future<Int, Never> { completion in completion(.success(1)); completion(.success(2)) }
+/// await AsyncBridgeDiagnostics.$handler.withValue({ misuse in log.append(misuse) }) {
+///     _ = try? await withCompletion { api.getUser(id: 42, completion: $0) }
 /// }
 /// ```
 ///
@@ -60,7 +63,7 @@ public enum AsyncBridgeDiagnostics {
     /// The handler bound for the current task, or `nil` to print to standard error.
     ///
     /// ```swift
-    /// AsyncBridgeDiagnostics.$handler.withValue({ print("misuse:", $0) }) { runTheCode() }
+    /// await AsyncBridgeDiagnostics.$handler.withValue({ print("misuse:", $0) }) { await runTheCode() }
     /// ```
     @TaskLocal public static var handler: (@Sendable (Misuse) -> Void)?
 }

@@ -248,6 +248,23 @@ struct FutureTests {
         #expect(weakHandlerCapture == nil)
     }
 
+    @Test func aFinishedFutureReleasesItsOperation() async throws {
+        weak var weakCaptured: Tracked?
+        let future: Future<Int, Never>
+        do {
+            let captured = Tracked()
+            weakCaptured = captured
+            future = Future { completion in
+                _ = captured
+                completion(.success(1))
+            }
+        }
+        #expect(weakCaptured != nil, "kept until it has run")
+        #expect(try await future.value == 1)
+        #expect(weakCaptured == nil, "released although the future lives on")
+        #expect(try await future.value == 1)
+    }
+
     @Test func aCancelledConsumerIsReleasedEvenWhileTheOperationRuns() async throws {
         weak var weakHandlerCapture: Tracked?
         let operation = PendingOperation<Result<Int, Never>>()
