@@ -10,6 +10,7 @@ struct TestError: Error, Equatable {
 final class AtomicCounter: Sendable {
     private let count = SharedLock(0)
     func increment() { count.withLock { $0 += 1 } }
+    func decrement() { count.withLock { $0 -= 1 } }
     var value: Int { count.withLock { $0 } }
 }
 

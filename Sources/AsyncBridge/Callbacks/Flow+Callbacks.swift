@@ -1,0 +1,137 @@
+// Completion blocks of every common shape → `Flow`: one value then finished, or a failure.
+// Seed 001's `Observable.create(from:)`, without the boilerplate. Each subscription makes
+// its own call (a `Flow` is cold); `share(replay: 1)` shares one.
+//
+// The shapes and their overload rules are those of `Future`'s initialisers: cancellable forms
+// return a `CancelAction`, which runs when the subscription is cancelled first. A broken
+// contract (a block dropped without being called) fails the flow when `Failure` is
+// `any Error`, and finishes it without a value otherwise; it is reported through
+// `AsyncBridgeDiagnostics` either way.
+
+extension Flow where Element: Sendable {
+    /// One call of a `(Result<Element, Failure>) -> Void` completion-block API per subscription.
+    ///
+    /// ```swift
+    /// func getUser(id: Int) -> Flow<User, APIError> {
+    ///     Flow { api.getUser(id: id, completion: $0) }
+    /// }
+    /// ```
+    @inlinable
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Element, Failure>) -> Void) -> Void) {
+        self = .deferred { Flow(Future(body)) }
+    }
+
+    /// One call of a cancellable `(Result<Element, Failure>) -> Void` API per subscription.
+    ///
+    /// ```swift
+    /// let user = Flow<User, APIError> { completion in
+    ///     let request = api.getUserCancellable(id: 42, completion: completion)
+    ///     return { request.cancel() }
+    /// }
+    /// ```
+    @inlinable @_disfavoredOverload
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Element, Failure>) -> Void) -> CancelAction) {
+        self = .deferred { Flow(Future(body)) }
+    }
+}
+
+extension Flow where Element: Sendable, Failure == any Error {
+    /// One call of a `(Element?, Error?) -> Void` completion-block API per subscription.
+    ///
+    /// ```swift
+    /// let data = Flow { legacy.fetchData(completion: $0) }   // Flow<Data, any Error>
+    /// ```
+    @inlinable @_disfavoredOverload
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element?, (any Error)?) -> Void) -> Void) {
+        self = .deferred { Flow(Future(body)) }
+    }
+
+    /// One call of a cancellable `(Element?, Error?) -> Void` API per subscription.
+    ///
+    /// ```swift
+    /// let data = Flow<Data, any Error> { completion in
+    ///     let task = session.dataTask(with: url) { data, _, error in completion(data, error) }
+    ///     task.resume()
+    ///     return { task.cancel() }
+    /// }
+    /// ```
+    @inlinable @_disfavoredOverload
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element?, (any Error)?) -> Void) -> CancelAction) {
+        self = .deferred { Flow(Future(body)) }
+    }
+}
+
+extension Flow where Element == Void, Failure == any Error {
+    /// One call of an `(Error?) -> Void` completion-block API per subscription.
+    ///
+    /// ```swift
+    /// let saved = Flow { store.save(user, completion: $0) }   // Flow<Void, any Error>
+    /// ```
+    @inlinable @_disfavoredOverload
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void) {
+        self = .deferred { Flow(Future(body)) }
+    }
+
+    /// One call of a cancellable `(Error?) -> Void` API per subscription.
+    ///
+    /// ```swift
+    /// let upload = Flow<Void, any Error> { completion in
+    ///     let job = uploader.upload(file, completion: completion)
+    ///     return { job.cancel() }
+    /// }
+    /// ```
+    @inlinable @_disfavoredOverload
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction) {
+        self = .deferred { Flow(Future(body)) }
+    }
+}
+
+extension Flow where Element: Sendable, Failure == Never {
+    /// One call of a `(Element) -> Void` completion-block API per subscription.
+    ///
+    /// ```swift
+    /// let status = Flow.neverFailing { permissions.currentStatus(completion: $0) }
+    /// ```
+    @inlinable
+    public static func neverFailing(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element) -> Void) -> Void) -> Flow {
+        .deferred { Flow(Future.neverFailing(body)) }
+    }
+
+    /// One call of a cancellable `(Element) -> Void` API per subscription.
+    ///
+    /// ```swift
+    /// let location = Flow<Location, Never>.neverFailing { completion in
+    ///     let request = locator.requestLocation(completion: completion)
+    ///     return { request.cancel() }
+    /// }
+    /// ```
+    @inlinable @_disfavoredOverload
+    public static func neverFailing(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element) -> Void) -> CancelAction) -> Flow {
+        .deferred { Flow(Future.neverFailing(body)) }
+    }
+}
+
+extension Flow where Element == Void, Failure == Never {
+    /// One call of a `() -> Void` completion-block API per subscription.
+    ///
+    /// ```swift
+    /// let dismissed = Flow { presenter.dismiss(animated: true, completion: $0) }
+    /// ```
+    @inlinable @_disfavoredOverload
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> Void) {
+        self = .deferred { Flow(Future(body)) }
+    }
+
+    /// One call of a cancellable `() -> Void` API per subscription.
+    ///
+    /// ```swift
+    /// let flushed = Flow<Void, Never> { completion in
+    ///     let flush = logger.flush(completion: completion)
+    ///     return { flush.cancel() }
+    /// }
+    /// ```
+    @inlinable @_disfavoredOverload
+    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> CancelAction) {
+        self = .deferred { Flow(Future(body)) }
+    }
+}

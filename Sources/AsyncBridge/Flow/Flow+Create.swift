@@ -1,0 +1,130 @@
+/// The sending side handed to ``Flow/create(_:)-(FlowEmitter->Void)``: send values, then
+/// finish or fail, from any thread.
+///
+/// Sends are delivered one at a time in the order they were made (sends racing on different
+/// threads are ordered by who got there first). Anything sent after the completion, or after
+/// the subscriber cancelled, is ignored.
+///
+/// ```swift
+/// let ticks = Flow<Int, Never>.create { emitter in
+///     emitter.send(1)
+///     emitter.send(2)
+///     emitter.finish()
+/// }
+/// ```
+public final class FlowEmitter<Element, Failure: Error>: Sendable {
+    @usableFromInline
+    let drain: SerialDrain<FlowEvent<Element, Failure>>
+
+    @inlinable
+    init(_ subscriber: FlowSubscriber<Element, Failure>) {
+        let drain = LateBox<SerialDrain<FlowEvent<Element, Failure>>>()
+        self.drain = SerialDrain { event in
+            switch event {
+            case .value(let value):
+                if subscriber.receive(value) == .stop { drain.value?.close() }
+            case .finished:
+                drain.value?.close()
+                subscriber.complete(.finished)
+            case .failure(let error):
+                drain.value?.close()
+                subscriber.complete(.failure(error))
+            }
+        }
+        drain.value = self.drain
+        subscriber.subscription.onCancel { [weak drain = self.drain] in drain?.close() }
+    }
+
+    /// Sends a value.
+    ///
+    /// ```swift
+    /// emitter.send(location)
+    /// ```
+    @inlinable
+    public func send(_ value: Element) {
+        drain.submit(.value(value))
+    }
+
+    /// Finishes the flow; later sends are ignored.
+    ///
+    /// ```swift
+    /// emitter.finish()
+    /// ```
+    @inlinable
+    public func finish() {
+        drain.submit(.finished)
+    }
+
+    /// Fails the flow; later sends are ignored.
+    ///
+    /// ```swift
+    /// emitter.fail(APIError.offline)
+    /// ```
+    @inlinable
+    public func fail(_ error: Failure) {
+        drain.submit(.failure(error))
+    }
+
+    /// Sends a `Result`: a value followed by finish, or a failure (seed 001's one-shot shape).
+    ///
+    /// ```swift
+    /// api.getUser(id: 42) { emitter.sendLast($0) }
+    /// ```
+    @inlinable
+    public func sendLast(_ result: Result<Element, Failure>) {
+        switch result {
+        case .success(let value):
+            send(value)
+            finish()
+        case .failure(let error):
+            fail(error)
+        }
+    }
+}
+
+/// A reference set once after creation, for closures that must point back at their owner.
+@usableFromInline
+final class LateBox<Value: AnyObject>: @unchecked Sendable {
+    @usableFromInline weak var value: Value?
+
+    @inlinable
+    init() {}
+}
+
+extension Flow {
+    /// A flow whose every subscription runs `body` with an emitter.
+    ///
+    /// RxSwift: `Observable.create`; Combine: a custom `Publisher`.
+    ///
+    /// ```swift
+    /// let names = Flow<String, Never>.create { emitter in
+    ///     emitter.send("Ada")
+    ///     emitter.finish()
+    /// }
+    /// ```
+    @inlinable
+    public static func create(_ body: @escaping @Sendable (FlowEmitter<Element, Failure>) -> Void) -> Flow {
+        Flow { subscriber in body(FlowEmitter(subscriber)) }
+    }
+
+    /// A flow whose every subscription runs `body` with an emitter; `body` returns how to stop
+    /// the work. The cancel action runs once if the subscriber cancels before the flow
+    /// completed (also when the cancellation came while `body` was still running), and never
+    /// after completion.
+    ///
+    /// ```swift
+    /// let progress = Flow<Double, any Error>.create { emitter in
+    ///     let job = uploader.upload(file, progress: { emitter.send($0) }, completion: { error in
+    ///         if let error { emitter.fail(error) } else { emitter.finish() }
+    ///     })
+    ///     return { job.cancel() }
+    /// }
+    /// ```
+    @inlinable @_disfavoredOverload
+    public static func create(_ body: @escaping @Sendable (FlowEmitter<Element, Failure>) -> CancelAction) -> Flow {
+        Flow { subscriber in
+            let cancel = body(FlowEmitter(subscriber))
+            subscriber.subscription.onCancel(cancel)
+        }
+    }
+}

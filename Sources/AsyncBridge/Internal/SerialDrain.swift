@@ -1,0 +1,80 @@
+/// Delivers events one at a time, in submission order, from any number of threads, without
+/// holding a lock while delivering (contract 3 and the lock rule).
+///
+/// The first thread to submit while nobody delivers becomes the deliverer: it delivers its
+/// event, then drains whatever other threads (or the receiver itself, re-entrantly) queued in
+/// the meantime. The others return at once. No event is lost and none is delivered twice.
+///
+/// ```swift
+/// let drain = SerialDrain<Int> { print($0) }
+/// drain.submit(1)   // from any thread
+/// ```
+@usableFromInline
+final class SerialDrain<Event>: @unchecked Sendable {
+    @usableFromInline
+    struct State {
+        /// `nil` once closed: the receiver, and all it captured, is released then.
+        @usableFromInline var deliver: ((Event) -> Void)?
+        @usableFromInline var delivering = false
+        @usableFromInline var queue: [Event] = []
+        @usableFromInline var head = 0
+
+        @inlinable
+        init(deliver: @escaping (Event) -> Void) {
+            self.deliver = deliver
+        }
+    }
+
+    @usableFromInline let state: Lock<State>
+
+    /// `deliver` is called for each event, never concurrently with itself.
+    @inlinable
+    init(deliver: @escaping (Event) -> Void) {
+        self.state = .make(State(deliver: deliver))
+    }
+
+    /// Queues `event`, and delivers the queue if no other thread is delivering. Events
+    /// submitted after ``close()`` are dropped.
+    @inlinable
+    func submit(_ event: Event) {
+        let deliver = state.withLock { state -> ((Event) -> Void)? in
+            guard let deliver = state.deliver else { return nil }
+            if state.delivering {
+                state.queue.append(event)
+                return nil
+            }
+            state.delivering = true
+            return deliver
+        }
+        guard let deliver else { return }
+        deliver(event)
+        while let next = state.withLock({ state -> Event? in
+            guard state.deliver != nil, state.head < state.queue.count else {
+                state.delivering = false
+                state.queue.removeAll(keepingCapacity: true)
+                state.head = 0
+                return nil
+            }
+            defer { state.head += 1 }
+            return state.queue[state.head]
+        }) {
+            deliver(next)
+        }
+    }
+
+    /// Drops queued events and every later submission, and releases the receiver (after a
+    /// completion or a cancellation). An event being delivered on another thread at this
+    /// moment still arrives.
+    @inlinable
+    func close() {
+        let released = state.withLock { state -> (((Event) -> Void)?, [Event]) in
+            defer {
+                state.deliver = nil
+                state.queue = []
+                state.head = 0
+            }
+            return (state.deliver, state.queue)
+        }
+        _ = released  // released outside the lock
+    }
+}

@@ -1,0 +1,86 @@
+import Dispatch
+import Testing
+import AsyncBridge
+import AsyncBridgeTesting
+
+@Suite("Flow.create", .timeLimit(.minutes(1)))
+struct FlowCreateTests {
+    @Test func deliveriesFromEightThreadsAreSerialisedAndNoneIsLost() async {
+        let inHandler = AtomicCounter()
+        let overlaps = AtomicCounter()
+        let emitter = Box<FlowEmitter<Int, Never>?>(nil)
+        let recorder = Box<[Int]>([])
+        let token = Flow<Int, Never>.create { emitter.value = $0 }.subscribe(onValue: { value in
+            inHandler.increment()
+            if inHandler.value > 1 { overlaps.increment() }
+            recorder.value.append(value)
+            inHandler.decrement()
+        })
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<1_000 { emitter.value?.send(thread * 1_000 + index) }
+        }
+        #expect(overlaps.value == 0)
+        #expect(recorder.value.count == 8_000)
+        #expect(Set(recorder.value).count == 8_000)
+        token.cancel()
+    }
+
+    @Test func theCancelActionRunsOnceAndNothingArrivesAfterCancel() {
+        let cancels = AtomicCounter()
+        let emitter = Box<FlowEmitter<Int, Never>?>(nil)
+        let recorder = FlowRecorder(Flow<Int, Never>.create { sink in
+            emitter.value = sink
+            return { cancels.increment() }
+        })
+        emitter.value?.send(1)
+        recorder.cancel()
+        recorder.cancel()
+        emitter.value?.send(2)
+        emitter.value?.finish()
+        #expect(recorder.events == [.value(1)])
+        #expect(cancels.value == 1)
+    }
+
+    @Test func theCancelActionNeverRunsAfterCompletion() {
+        let cancels = AtomicCounter()
+        let recorder = FlowRecorder(Flow<Int, Never>.create { emitter in
+            emitter.send(1)
+            emitter.finish()
+            return { cancels.increment() }
+        })
+        recorder.cancel()
+        #expect(recorder.events == [.value(1), .finished])
+        #expect(cancels.value == 0)
+    }
+
+    @Test func aHandlerThatSendsAgainReentrantlyIsServedInOrder() {
+        let emitter = Box<FlowEmitter<Int, Never>?>(nil)
+        let seen = Box<[Int]>([])
+        Flow<Int, Never>.create { emitter.value = $0 }.subscribe(onValue: { value in
+            seen.value.append(value)
+            if value < 3 { emitter.value?.send(value + 1) }  // re-entrant send
+        })
+        emitter.value?.send(1)
+        #expect(seen.value == [1, 2, 3])
+    }
+
+    @Test func aHandlerThatCancelsItselfGetsNothingMore() {
+        let emitter = Box<FlowEmitter<Int, Never>?>(nil)
+        let token = Box<CancellationToken?>(nil)
+        let seen = Box<[Int]>([])
+        token.value = Flow<Int, Never>.create { emitter.value = $0 }.subscribe(onValue: { value in
+            seen.value.append(value)
+            token.value?.cancel()
+        })
+        emitter.value?.send(1)
+        emitter.value?.send(2)
+        #expect(seen.value == [1])
+    }
+
+    @Test func aResultEndsTheFlowLikeSeed001sCreateFrom() {
+        let success = FlowRecorder(Flow<Int, TestError>.create { $0.sendLast(.success(4)) })
+        let failure = FlowRecorder(Flow<Int, TestError>.create { $0.sendLast(.failure(TestError(code: 4))) })
+        #expect(success.events == [.value(4), .finished])
+        #expect(failure.events == [.failure(TestError(code: 4))])
+    }
+}
