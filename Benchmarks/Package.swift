@@ -1,0 +1,32 @@
+// swift-tools-version: 6.0
+// AsyncBridge benchmarks, kept out of the library's own package so that AsyncBridge stays
+// dependency-free. Run from the repository root:
+//   swift run -c release --package-path Benchmarks asyncbridge-bench [--json PATH] [--filter ID]
+import PackageDescription
+
+let package = Package(
+    name: "AsyncBridgeBenchmarks",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "asyncbridge-bench", targets: ["asyncbridge-bench"]),
+    ],
+    dependencies: [
+        .package(name: "AsyncBridge", path: "../"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
+    ],
+    targets: [
+        // Counts malloc calls by defining malloc & co. in the executable (Linux/glibc only).
+        .target(name: "MallocCounter"),
+        .executableTarget(
+            name: "asyncbridge-bench",
+            dependencies: [
+                "MallocCounter",
+                .product(name: "AsyncBridge", package: "AsyncBridge"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

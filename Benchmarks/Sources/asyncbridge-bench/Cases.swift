@@ -1,0 +1,75 @@
+import AsyncBridge
+import OpenCombine
+
+/// Every case, in the order they run. A new case is one more entry here.
+let benchmarkCases: [BenchmarkCase] = [
+    BenchmarkCase(
+        id: "callback-to-async",
+        peer: "withCheckedThrowingContinuation",
+        ratio: .overFloor(atMost: 1.5),
+        allocations: .atMost(2),
+        ours: callbackToAsync,
+        peerBody: callbackToAsyncFloor
+    ),
+    BenchmarkCase(
+        id: "future-await",
+        peer: "OpenCombine Future+sink",
+        ratio: .speedup(atLeast: 10),
+        allocations: .counted,
+        ours: futureAwait,
+        peerBody: openCombineFutureSink
+    ),
+]
+
+// MARK: callback-to-async
+
+/// A completion-block API that calls its completion at once, on the calling thread. The
+/// optimiser sees neither into it nor through it.
+@inline(never) @_optimize(none)
+func completeAtOnce(_ value: Int, _ completion: @escaping @Sendable (Result<Int, Never>) -> Void) {
+    completion(.success(value))
+}
+
+/// `withCompletion`, cancellable overload: the closure hands back a `CancelAction`.
+func callbackToAsync(_ iterations: Int) async throws {
+    for i in 0..<iterations {
+        let input = opaque(i)
+        let value: Int = try await withCompletion { (completion: @escaping @Sendable (Result<Int, Never>) -> Void) -> CancelAction in
+            completeAtOnce(input, completion)
+            return {}
+        }
+        blackHole(value)
+    }
+}
+
+/// The floor: a hand-written checked continuation, with none of the bridge's guarantees.
+func callbackToAsyncFloor(_ iterations: Int) async throws {
+    for i in 0..<iterations {
+        let input = opaque(i)
+        let value = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+            completeAtOnce(input) { continuation.resume(with: $0) }
+        }
+        blackHole(value)
+    }
+}
+
+// MARK: future-await
+
+/// A fresh `Future` per call, awaited once.
+func futureAwait(_ iterations: Int) async throws {
+    for i in 0..<iterations {
+        let input = opaque(i)
+        let future = AsyncBridge.Future<Int, Never> { completion in completion(.success(input)) }
+        blackHole(try await future.value)
+    }
+}
+
+/// A fresh OpenCombine `Future` per call, consumed with `sink`.
+func openCombineFutureSink(_ iterations: Int) async throws {
+    for i in 0..<iterations {
+        let input = opaque(i)
+        let cancellable = OpenCombine.Future<Int, Never> { promise in promise(.success(input)) }
+            .sink { blackHole($0) }
+        withExtendedLifetime(cancellable) {}
+    }
+}
