@@ -70,7 +70,6 @@ public struct Flow<Element, Failure: Error>: Sendable {
             complete: { completion in
                 if ended.value { return }
                 ended.value = true
-                subscription.complete()
                 onCompletion(completion)
             }
         ))

@@ -98,6 +98,8 @@ struct FlowSubscriber<Element, Failure: Error>: Sendable {
     @usableFromInline let complete: @Sendable (FlowCompletion<Failure>) -> Void
     @usableFromInline let subscription: FlowSubscription
 
+    /// Completing marks `subscription` completed first, so the cancel actions registered for
+    /// this upstream are released without running: nothing is cancelled after it completed.
     @inlinable
     init(
         subscription: FlowSubscription,
@@ -106,7 +108,10 @@ struct FlowSubscriber<Element, Failure: Error>: Sendable {
     ) {
         self.subscription = subscription
         self.receive = receive
-        self.complete = complete
+        self.complete = { completion in
+            subscription.complete()
+            complete(completion)
+        }
     }
 }
 

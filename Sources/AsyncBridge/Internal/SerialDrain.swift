@@ -34,22 +34,26 @@ final class SerialDrain<Event>: @unchecked Sendable {
     }
 
     /// Queues `event`, and delivers the queue if no other thread is delivering. Events
-    /// submitted after ``close()`` are dropped.
+    /// submitted after ``close()`` are dropped. Returns `false` when the drain is closed (by
+    /// now, or by the delivery this call made), so a synchronous source can stop.
     @inlinable
-    func submit(_ event: Event) {
-        let deliver = state.withLock { state -> ((Event) -> Void)? in
-            guard let deliver = state.deliver else { return nil }
+    @discardableResult
+    func submit(_ event: Event) -> Bool {
+        let (deliver, isOpenNow) = state.withLock { state -> (((Event) -> Void)?, Bool) in
+            guard let deliver = state.deliver else { return (nil, false) }
             if state.delivering {
                 state.queue.append(event)
-                return nil
+                return (nil, true)
             }
             state.delivering = true
-            return deliver
+            return (deliver, true)
         }
-        guard let deliver else { return }
+        guard let deliver else { return isOpenNow }
         deliver(event)
+        var isOpen = true
         while let next = state.withLock({ state -> Event? in
             guard state.deliver != nil, state.head < state.queue.count else {
+                isOpen = state.deliver != nil
                 state.delivering = false
                 state.queue.removeAll(keepingCapacity: true)
                 state.head = 0
@@ -60,6 +64,7 @@ final class SerialDrain<Event>: @unchecked Sendable {
         }) {
             deliver(next)
         }
+        return isOpen
     }
 
     /// Drops queued events and every later submission, and releases the receiver (after a
