@@ -19,6 +19,22 @@ let benchmarkCases: [BenchmarkCase] = [
         ours: futureAwait,
         peerBody: openCombineFutureSink
     ),
+    BenchmarkCase(
+        id: "map-filter",
+        peer: "OpenCombine sequence publisher",
+        ratio: .speedup(atLeast: 10),
+        allocations: .counted,
+        ours: flowMapFilter,
+        peerBody: openCombineMapFilter
+    ),
+    BenchmarkCase(
+        id: "map-filter",
+        peer: "plain closure loop",
+        ratio: .speedup(atLeast: nil),
+        allocations: .counted,
+        ours: flowMapFilter,
+        peerBody: closureLoopMapFilter
+    ),
 ]
 
 // MARK: callback-to-async
@@ -71,5 +87,50 @@ func openCombineFutureSink(_ iterations: Int) async throws {
         let cancellable = OpenCombine.Future<Int, Never> { promise in promise(.success(input)) }
             .sink { blackHole($0) }
         withExtendedLifetime(cancellable) {}
+    }
+}
+
+// MARK: map-filter
+
+/// The user's closures, kept opaque so that no side can fold the chain into a loop.
+@inline(never) @_optimize(none)
+func opaque(_ transform: @escaping @Sendable (Int) -> Int) -> @Sendable (Int) -> Int { transform }
+
+@inline(never) @_optimize(none)
+func opaque(_ predicate: @escaping @Sendable (Int) -> Bool) -> @Sendable (Int) -> Bool { predicate }
+
+@inline(never) @_optimize(none)
+func opaque(_ sink: @escaping @Sendable (Int) -> Void) -> @Sendable (Int) -> Void { sink }
+
+/// `iterations` values through `map → filter → subscribe`, from a synchronous source.
+func flowMapFilter(_ iterations: Int) async throws {
+    let transform = opaque { $0 &* 3 }
+    let isIncluded = opaque { $0 & 1 == 0 }
+    let sink = opaque { blackHole($0) }
+    Flow<Int, Never>.sequence(0..<opaque(iterations))
+        .map(transform)
+        .filter(isIncluded)
+        .subscribe(onValue: sink)
+}
+
+func openCombineMapFilter(_ iterations: Int) async throws {
+    let transform = opaque { $0 &* 3 }
+    let isIncluded = opaque { $0 & 1 == 0 }
+    let sink = opaque { blackHole($0) }
+    let cancellable = (0..<opaque(iterations)).publisher
+        .map(transform)
+        .filter(isIncluded)
+        .sink(receiveValue: sink)
+    withExtendedLifetime(cancellable) {}
+}
+
+/// The floor: the same closures called in a loop.
+func closureLoopMapFilter(_ iterations: Int) async throws {
+    let transform = opaque { $0 &* 3 }
+    let isIncluded = opaque { $0 & 1 == 0 }
+    let sink = opaque { blackHole($0) }
+    for value in 0..<opaque(iterations) {
+        let mapped = transform(value)
+        if isIncluded(mapped) { sink(mapped) }
     }
 }
