@@ -60,23 +60,23 @@ struct FlowSubscription: Sendable {
     /// Cancels: runs the registered actions once, latest first.
     @inlinable
     func cancel() {
-        let actions = state.withLock { state -> [CancelAction] in
-            guard case .active(let actions) = state else { return [] }
-            state = .cancelled
-            return actions
-        }
-        for action in actions.reversed() { action() }
+        for action in end(as: .cancelled).reversed() { action() }
     }
 
     /// The flow completed: release the actions without running them.
     @inlinable
     func complete() {
-        let released = state.withLock { state -> [CancelAction] in
+        _ = end(as: .completed)  // released here, outside the lock
+    }
+
+    /// Moves an active subscription to `final`, handing back its actions.
+    @inlinable
+    func end(as final: State) -> [CancelAction] {
+        state.withLock { state in
             guard case .active(let actions) = state else { return [] }
-            state = .completed
+            state = final
             return actions
         }
-        _ = released  // released here, outside the lock
     }
 
     /// Whether the subscription was cancelled.
