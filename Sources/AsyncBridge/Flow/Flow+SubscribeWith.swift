@@ -1,0 +1,64 @@
+extension Flow {
+    /// Subscribes on behalf of `owner`, which is held weakly and handed to the handlers:
+    /// no `[weak self]` and `guard let self` at the call site, and no way to forget them.
+    ///
+    /// The subscription never extends the owner's life. Once the owner is gone nothing more
+    /// is delivered — neither values nor the completion — and at the first event after that
+    /// the subscription cancels itself (releasing the source, and running its cancel action).
+    /// To end it the moment the owner goes, also store the token in the owner's
+    /// ``CancellationBag``.
+    ///
+    /// `owner` must be `Sendable`, because the handlers run on the thread the source emits on.
+    /// Do not capture the owner strongly in the handlers: that would keep it alive.
+    ///
+    /// RxSwift: `subscribe(with:onNext:onError:onCompleted:)`; Combine has none (a `sink`
+    /// whose closures capture `[weak self]`).
+    ///
+    /// ```swift
+    /// final class ProfileViewModel: Sendable {
+    ///     let bag = CancellationBag()
+    ///     let nameRelay = BehaviorRelay(value: "")
+    ///
+    ///     init(user: Flow<User, Never>) {
+    ///         user.subscribe(with: self) { viewModel, user in viewModel.nameRelay.accept(user.name) }
+    ///             .store(in: bag)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - owner: the object the subscription works for; held weakly.
+    ///   - onValue: called with the owner and each value, while the owner lives.
+    ///   - onCompletion: called with the owner and the completion, if the owner still lives.
+    /// - Returns: a token that cancels the subscription. Releasing it does not cancel.
+    @inlinable
+    @discardableResult
+    public func subscribe<Owner: AnyObject & Sendable>(
+        with owner: Owner,
+        onValue: @escaping @Sendable (Owner, Element) -> Void,
+        onCompletion: @escaping @Sendable (Owner, FlowCompletion<Failure>) -> Void = { _, _ in }
+    ) -> CancellationToken {
+        let subscription = FlowSubscription()
+        let ended = SerialState(false)
+        run(FlowSubscriber(
+            subscription: subscription,
+            receive: { [weak owner] value in
+                if ended.value { return .stop }
+                guard let owner else {
+                    ended.value = true
+                    subscription.cancel()
+                    return .stop
+                }
+                onValue(owner, value)
+                return .more
+            },
+            complete: { [weak owner] completion in
+                if ended.value { return }
+                ended.value = true
+                subscription.complete()
+                if let owner { onCompletion(owner, completion) }
+            }
+        ))
+        return CancellationToken { subscription.cancel() }
+    }
+}

@@ -1,0 +1,45 @@
+/// One side of a bidirectional relay: what it accepts goes to the other side, and its
+/// ``flow`` emits only what the other side accepted — never its own values.
+///
+/// Both ``BidirectionalPublishRelay`` and ``BidirectionalBehaviorRelay`` have two endpoints,
+/// `view` and `work` (seed 003's `viewProperty` and `workProperty`). An endpoint holds the
+/// relay's two channels, not the relay, so it can be passed on alone (to a view, to a
+/// worker) and needs no `self` capture to stay alive.
+///
+/// RxSwift: the seed's `ControlProperty` pair built from two relays; Combine has none.
+///
+/// ```swift
+/// // view side: user toggles go to the worker, results come back
+/// toggle.userChanges.bind(to: relay.view).store(in: bag)
+/// relay.view.flow.subscribe(with: toggle) { toggle, isOn in toggle.isOn = isOn }.store(in: bag)
+/// ```
+public struct RelayEndpoint<Element: Sendable>: FlowRelay {
+    /// Where this side's values go: the channel the other side's flow reads.
+    @usableFromInline let outgoing: SubjectStorage<Element, Never>
+
+    /// What the other side accepted (for the view side of a behavior relay, starting with
+    /// the current value); never completes.
+    ///
+    /// ```swift
+    /// relay.work.flow.subscribe(onValue: { isOn in api.setNotifications(isOn) }).store(in: bag)
+    /// ```
+    public let flow: Flow<Element, Never>
+
+    @usableFromInline
+    init(outgoing: SubjectStorage<Element, Never>, incoming: SubjectStorage<Element, Never>) {
+        self.outgoing = outgoing
+        flow = incoming.flow
+    }
+
+    /// Sends a value to the other side's subscribers (never to this side's own).
+    ///
+    /// RxSwift: the seed's `valueSink` of a `ControlProperty`.
+    ///
+    /// ```swift
+    /// relay.work.accept(savedSetting)   // the view shows it; the work side does not see it
+    /// ```
+    @inlinable
+    public func accept(_ value: Element) {
+        outgoing.send(value)
+    }
+}

@@ -1,0 +1,216 @@
+import Dispatch
+import Testing
+import AsyncBridge
+import AsyncBridgeTesting
+
+/// The machinery every subject and relay shares: serialised delivery from many threads,
+/// re-entrancy, and letting go of subscribers and values.
+@Suite("Subjects: shared machinery", .timeLimit(.minutes(2)))
+struct SubjectStorageTests {
+    // MARK: Many threads
+
+    @Test(arguments: SubjectKind.allCases)
+    func eightSendingThreadsWithSubscribersJoiningAndLeaving(kind: SubjectKind) {
+        let subject = kind.make()
+        let throughout = StressSubscriber(subject.flow)
+        let joiners = Box<[StressSubscriber]>([])
+        let threads = 8
+        let perThread = 2_000
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            var joiner: StressSubscriber?
+            for index in 0..<perThread {
+                if index % 100 == 0 {
+                    let newcomer = StressSubscriber(subject.flow)
+                    joiners.value.append(newcomer)
+                    joiner = newcomer
+                }
+                subject.send(thread * perThread + index)
+                if index % 100 == 60 { joiner?.cancel() }
+            }
+        }
+        // Every send has returned, so every deliverer has worked through its queue.
+        let order = throughout.received
+        #expect(throughout.probe.maxInside == 1, "deliveries to one subscriber never overlap")
+        var sent = order
+        if kind == .behavior {
+            #expect(sent.first == SubjectKind.initialValue)
+            sent.removeFirst()
+        }
+        #expect(sent.count == threads * perThread, "nothing lost for a subscriber present throughout")
+        #expect(Set(sent).count == sent.count, "nothing delivered twice")
+        for thread in 0..<threads {
+            let fromThread = sent.filter { $0 / perThread == thread }
+            #expect(fromThread == Array(thread * perThread..<(thread + 1) * perThread), "one thread's sends stay in order")
+        }
+        // Everyone sees one order: what a joiner got (its replay included) is a contiguous
+        // stretch of what the long-lived subscriber got — no gap, no duplicate, no reordering.
+        let position = Dictionary(uniqueKeysWithValues: order.enumerated().map { ($1, $0) })
+        #expect(joiners.value.count == threads * perThread / 100)
+        for joiner in joiners.value {
+            #expect(joiner.probe.maxInside <= 1)
+            let received = joiner.received
+            guard let first = received.first, let start = position[first] else {
+                #expect(received.isEmpty)
+                continue
+            }
+            #expect(Array(order.dropFirst(start).prefix(received.count)) == received)
+        }
+        throughout.cancel()
+    }
+
+    @Test func sendersFromManyThreadsAndAFinishMeetTheGrammar() {
+        let subject = PublishSubject<Int, Never>()
+        let recorder = FlowRecorder(subject.flow)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<500 { subject.send(thread * 500 + index) }
+            if thread == 3 { subject.finish() }
+        }
+        let events = recorder.events
+        #expect(events.last == .finished)
+        #expect(events.dropLast().allSatisfy { if case .value = $0 { true } else { false } })
+    }
+
+    // MARK: Re-entrancy
+
+    @Test(arguments: SubjectKind.allCases)
+    func aSendFromInsideAHandlerIsDeliveredAfterTheCurrentOneToEverySubscriber(kind: SubjectKind) {
+        let subject = kind.make()
+        let log = Box<[String]>([])
+        let first = subject.flow.subscribe(onValue: { value in
+            guard value >= 0 else { return }
+            log.value.append("A\(value)")
+            if value < 2 { subject.send(value + 1) }
+        })
+        let second = subject.flow.subscribe(onValue: { value in
+            guard value >= 0 else { return }
+            log.value.append("B\(value)")
+        })
+        subject.send(0)
+        #expect(log.value == ["A0", "B0", "A1", "B1", "A2", "B2"])
+        first.cancel()
+        second.cancel()
+    }
+
+    @Test(arguments: SubjectKind.allCases)
+    func aHandlerThatCancelsItselfGetsNothingMoreAndOthersLoseNothing(kind: SubjectKind) {
+        let subject = kind.make()
+        let token = Box<CancellationToken?>(nil)
+        let cancelling = Box<[Int]>([])
+        token.value = subject.flow.subscribe(onValue: { value in
+            guard value >= 0 else { return }
+            cancelling.value.append(value)
+            token.value?.cancel()
+            subject.send(value + 10)  // after cancelling itself: others get it, it does not
+        })
+        let other = FlowRecorder(subject.flow)
+        subject.send(1)
+        subject.send(2)
+        subject.finish()
+        #expect(cancelling.value == [1])
+        let expected: [FlowEvent<Int, Never>] = [.value(1), .value(11), .value(2), .finished]
+        #expect(other.events.filter { $0 != .value(SubjectKind.initialValue) } == expected)
+    }
+
+    @Test func aHandlerThatCancelsAnotherSubscriberStopsItBeforeTheCurrentValue() {
+        let subject = PublishSubject<Int, Never>()
+        let victim = Box<CancellationToken?>(nil)
+        let first = subject.flow.subscribe(onValue: { _ in victim.value?.cancel() })
+        let seen = Box<[Int]>([])
+        victim.value = subject.flow.subscribe(onValue: { seen.value.append($0) })
+        subject.send(1)
+        #expect(seen.value == [], "cancelled, on this thread, before its turn for this value")
+        first.cancel()
+    }
+
+    @Test(arguments: SubjectKind.allCases)
+    func aHandlerThatFinishesTheSubjectEndsEverySubscriberAfterTheCurrentValue(kind: SubjectKind) {
+        let subject = kind.make()
+        let finishing = subject.flow.subscribe(onValue: { value in
+            if value == 1 {
+                subject.finish()
+                subject.send(2)  // after the finish: ignored
+            }
+        })
+        let other = FlowRecorder(subject.flow)
+        subject.send(1)
+        #expect(other.events.filter { $0 != .value(SubjectKind.initialValue) } == [.value(1), .finished])
+        finishing.cancel()
+    }
+
+    // MARK: Letting go
+
+    @Test(arguments: SubjectKind.allCases)
+    func aSubjectReleasesASubscriberThatCancelled(kind: SubjectKind) {
+        let subject = kind.make()
+        weak var capture: Tracked?
+        let token: CancellationToken
+        do {
+            let tracked = Tracked()
+            capture = tracked
+            token = subject.flow.subscribe(onValue: { _ in _ = tracked })
+        }
+        subject.send(1)
+        #expect(capture != nil)
+        token.cancel()
+        #expect(capture == nil)
+        subject.send(2)
+    }
+
+    @Test(arguments: SubjectKind.allCases)
+    func aSubjectReleasesItsSubscribersWhenItCompletesAndHoldsNoLateOne(kind: SubjectKind) {
+        let subject = kind.make()
+        weak var early: Tracked?
+        weak var late: Tracked?
+        do {
+            let tracked = Tracked()
+            early = tracked
+            subject.flow.subscribe(onValue: { _ in _ = tracked })
+        }
+        subject.send(1)
+        #expect(early != nil)
+        subject.finish()
+        #expect(early == nil)
+        do {
+            let tracked = Tracked()
+            late = tracked
+            subject.flow.subscribe(onValue: { _ in _ = tracked })
+        }
+        #expect(late == nil)
+    }
+
+    @Test func aSubscriptionDoesNotKeepTheSubjectAlive() {
+        weak var weakSubject: PublishSubject<Int, Never>?
+        let recorder: FlowRecorder<Int, Never>
+        do {
+            let subject = PublishSubject<Int, Never>()
+            weakSubject = subject
+            recorder = FlowRecorder(subject.flow.map { $0 + 1 })
+            subject.send(1)
+        }
+        #expect(weakSubject == nil)
+        #expect(recorder.events == [.value(2)], "a released subject does not complete its subscribers")
+        recorder.cancel()
+    }
+
+    @Test func aReplaySubjectReleasesTheValuesItNoLongerBuffers() {
+        let released = Box<[Int]>([])
+        let subject = ReplaySubject<ReleasedValue, Never>(bufferSize: 2)
+        for id in 1...4 { subject.send(ReleasedValue(id) { released.value.append($0) }) }
+        #expect(released.value == [1, 2])
+    }
+
+    @Test func aValueWhoseReleaseSendsToTheSameSubjectDoesNotDeadlock() {
+        // The buffer lets go of the old value outside the lock; if it did so inside, this
+        // value's deinit would lock the subject again, on the same thread.
+        let relay = Box<BehaviorRelay<ReleasedValue>?>(nil)
+        relay.value = BehaviorRelay(value: ReleasedValue(1) { _ in
+            relay.value?.accept(ReleasedValue(99) { _ in })
+        })
+        let recorder = FlowRecorder(relay.value!.flow.map(\.id))
+        relay.value?.accept(ReleasedValue(2) { _ in })
+        #expect(recorder.values == [1, 2, 99])
+        #expect(relay.value?.value.id == 99)
+        recorder.cancel()
+        relay.value = nil
+    }
+}
