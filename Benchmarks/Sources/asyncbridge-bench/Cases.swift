@@ -35,6 +35,22 @@ let benchmarkCases: [BenchmarkCase] = [
         ours: flowMapFilter,
         peerBody: closureLoopMapFilter
     ),
+    BenchmarkCase(
+        id: "subject-map-filter",
+        peer: "OpenCombine PassthroughSubject",
+        ratio: .speedup(atLeast: 3),
+        allocations: .counted,
+        ours: subjectMapFilter,
+        peerBody: openCombineSubjectMapFilter
+    ),
+    BenchmarkCase(
+        id: "share-fanout",
+        peer: "direct subscriber",
+        ratio: .speedup(atLeast: nil),
+        allocations: .counted,
+        ours: shareFanout,
+        peerBody: directDelivery
+    ),
 ]
 
 // MARK: callback-to-async
@@ -133,4 +149,49 @@ func closureLoopMapFilter(_ iterations: Int) async throws {
         let mapped = transform(value)
         if isIncluded(mapped) { sink(mapped) }
     }
+}
+
+// MARK: subject-map-filter
+
+/// `iterations` sends into a subject, through `map → filter → subscribe`.
+func subjectMapFilter(_ iterations: Int) async throws {
+    let subject = PublishSubject<Int, Never>()
+    let token = subject.flow
+        .map(opaque { $0 &* 3 })
+        .filter(opaque { $0 & 1 == 0 })
+        .subscribe(onValue: opaque { blackHole($0) })
+    for value in 0..<opaque(iterations) { subject.send(value) }
+    token.cancel()
+}
+
+func openCombineSubjectMapFilter(_ iterations: Int) async throws {
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = subject
+        .map(opaque { $0 &* 3 })
+        .filter(opaque { $0 & 1 == 0 })
+        .sink(receiveValue: opaque { blackHole($0) })
+    for value in 0..<opaque(iterations) { subject.send(value) }
+    cancellable.cancel()
+}
+
+// MARK: share-fanout
+
+let fanoutSubscribers = 100
+
+/// `iterations` deliveries: sends into `share(replay: 1)` fanned out to 100 subscribers.
+func shareFanout(_ iterations: Int) async throws {
+    let subject = PublishSubject<Int, Never>()
+    let shared = subject.flow.share(replay: 1)
+    let sink = opaque { blackHole($0) }
+    let tokens = (0..<fanoutSubscribers).map { _ in shared.subscribe(onValue: sink) }
+    for value in 0..<opaque(iterations / fanoutSubscribers) { subject.send(value) }
+    for token in tokens { token.cancel() }
+}
+
+/// The same number of deliveries to one direct subscriber of a subject.
+func directDelivery(_ iterations: Int) async throws {
+    let subject = PublishSubject<Int, Never>()
+    let token = subject.flow.subscribe(onValue: opaque { blackHole($0) })
+    for value in 0..<opaque(iterations) { subject.send(value) }
+    token.cancel()
 }
