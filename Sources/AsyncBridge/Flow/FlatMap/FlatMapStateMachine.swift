@@ -54,13 +54,11 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         }
     }
 
-    /// Everything a live subscription holds. A class, so that an event changes it in place
-    /// without copying its fields out of ``State`` and back; only the machine touches it, under
-    /// the lock, until a ``Teardown`` takes it out.
+    /// What a running subscription holds.
     @usableFromInline
-    final class Running {
-        /// The user's closure; released with the running state.
-        @usableFromInline let transform: Transform
+    struct Running {
+        /// The user's closure; `nil` once handed out in a ``Teardown``.
+        @usableFromInline var transform: Transform?
         @usableFromInline let outer: FlowSubscription
         /// The outer flow finished; the result finishes once `inners` and `queue` are empty.
         @usableFromInline var outerFinished = false
@@ -74,14 +72,17 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         @usableFromInline var lastID: UInt64 = 0
 
         @inlinable
-        init(transform: @escaping Transform, outer: FlowSubscription) {
+        init(transform: Transform?, outer: FlowSubscription) {
             self.transform = transform
             self.outer = outer
         }
 
         /// Registers a new inner for `value` and makes the caller the starter.
         @inlinable
-        func start(_ value: Element) -> Start {
+        mutating func start(_ value: Element) -> Start {
+            guard let transform else {
+                preconditionFailure("Internal inconsistency: starting an inner after termination")
+            }
             lastID += 1
             let subscription = FlowSubscription()
             inners[lastID] = subscription
@@ -118,9 +119,9 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
 
     @usableFromInline
     enum State {
-        /// Subscribed to the outer flow; inners come and go.
-        case running(Running)
-        /// Finished, failed or cancelled; everything was handed out in a ``Teardown``. Later
+        /// Subscribed to the outer flow; inners come and go. ``running`` holds the resources.
+        case running
+        /// Finished, failed or cancelled; ``running`` was emptied into a ``Teardown``. Later
         /// events (an inner value or completion already in flight) are ignored.
         case terminated
     }
@@ -156,18 +157,32 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     }
 
     @usableFromInline let strategy: FlatMapStrategy
-    @usableFromInline var state: State
+    @usableFromInline var state = State.running
+    /// The resources of the subscription, meaningful while `state` is `.running`. A stored
+    /// property beside `state` rather than the payload of `.running`, so that events change
+    /// it in place: an enum payload cannot change without being copied out and back, and
+    /// the copy would retain each of its references and share its dictionary and queue.
+    @usableFromInline var running: Running
 
     @inlinable
     init(strategy: FlatMapStrategy, transform: @escaping Transform, outer: FlowSubscription) {
         self.strategy = strategy
-        self.state = .running(Running(transform: transform, outer: outer))
+        self.running = Running(transform: transform, outer: outer)
+    }
+
+    /// Moves to `.terminated` and hands out the resources, leaving an empty ``Running``.
+    @inlinable
+    mutating func teardown() -> Teardown {
+        state = .terminated
+        var released = Running(transform: nil, outer: running.outer)
+        swap(&released, &running)
+        return Teardown(released)
     }
 
     /// The outer flow sent a value.
     @inlinable
     mutating func outerValue(_ value: Element) -> OuterValueAction {
-        guard case .running(let running) = state else { return .stop }
+        guard case .running = state else { return .stop }
         if running.outerFinished {
             preconditionFailure("Internal inconsistency: a value after the outer flow finished")
         }
@@ -200,7 +215,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     /// free; otherwise the starter leaves the loop.
     @inlinable
     mutating func startLoopContinues() -> StartLoopAction {
-        guard case .running(let running) = state else { return .ended }
+        guard case .running = state else { return .ended }
         if !running.isStarting {
             preconditionFailure("Internal inconsistency: the start loop ran without being the starter")
         }
@@ -210,17 +225,13 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
             return .start(running.start(value))
         }
         running.isStarting = false
-        if running.isDone {
-            state = .terminated
-            return .finish(Teardown(running))
-        }
-        return .idle
+        return running.isDone ? .finish(teardown()) : .idle
     }
 
     /// Inner `id` finished.
     @inlinable
     mutating func innerFinished(_ id: UInt64) -> InnerFinishedAction {
-        guard case .running(let running) = state else { return .none }
+        guard case .running = state else { return .none }
         if running.inners.removeValue(forKey: id) == nil {
             return .none  // replaced by a later inner (`latest`) while finishing
         } else if running.isStarting {
@@ -228,8 +239,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         } else if let value = running.queue.popFirst() {
             return .start(running.start(value))
         } else if running.isDone {
-            state = .terminated
-            return .finish(Teardown(running))
+            return .finish(teardown())
         } else {
             return .none
         }
@@ -238,30 +248,26 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     /// Inner `id` failed: the result fails, unless that inner had been replaced already.
     @inlinable
     mutating func innerFailed(_ id: UInt64) -> Teardown? {
-        guard case .running(let running) = state, running.inners[id] != nil else { return nil }
-        state = .terminated
-        return Teardown(running)
+        guard case .running = state, running.inners[id] != nil else { return nil }
+        return teardown()
     }
 
     /// The outer flow finished: the result finishes now if nothing runs or waits.
     @inlinable
     mutating func outerFinished() -> Teardown? {
-        guard case .running(let running) = state else { return nil }
+        guard case .running = state else { return nil }
         if running.outerFinished {
             preconditionFailure("Internal inconsistency: the outer flow finished twice")
         }
         running.outerFinished = true
-        guard running.isDone else { return nil }
-        state = .terminated
-        return Teardown(running)
+        return running.isDone ? teardown() : nil
     }
 
     /// The outer flow failed, downstream cancelled, or downstream asked for no more values.
     @inlinable
     mutating func terminate() -> Teardown? {
-        guard case .running(let running) = state else { return nil }
-        state = .terminated
-        return Teardown(running)
+        guard case .running = state else { return nil }
+        return teardown()
     }
 }
 

@@ -30,6 +30,8 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
     @usableFromInline let machine: Lock<Machine>
     @usableFromInline let drain: SerialDrain<FlatMapDelivery<NewElement, Failure>>
     @usableFromInline let outer: FlowSubscription
+    /// Referred to weakly by downstream's cancel action, instead of the drain itself.
+    @usableFromInline let handle: FlatMapDrainHandle<NewElement, Failure>
 
     @inlinable
     init(
@@ -39,12 +41,12 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
     ) {
         let outer = downstream.subscription.child()
         let machine = Lock.make(Machine(strategy: strategy, transform: transform, outer: outer))
-        // No cycles, and no weak references to the objects retained for every inner (a weak
-        // reference moves an object's reference count to a side table, which slows down each
-        // retain and release of it). The drain's receiver refers to the machine (which does
-        // not refer to the drain) and to the drain itself, unowned: it runs only inside
-        // `drain.submit`. Downstream's cancel action refers to the machine, and weakly to the
-        // drain, which only this storage retains.
+        // No reference cycles, and no weak references to the objects retained for every value
+        // or inner (a weak reference moves an object's reference count to a side table, which
+        // slows down each retain and release of it). The drain's receiver refers to the machine
+        // (which does not refer to the drain) and to the drain itself, unowned: it runs only
+        // inside `drain.submit`. Downstream's cancel action refers to the machine, and weakly
+        // to a handle on the drain that only this storage retains.
         let drainBox = FlatMapDrainBox<NewElement, Failure>()
         var oldestInner: UInt64 = 0  // touched only by the receiver, one event at a time
         let drain = SerialDrain<FlatMapDelivery<NewElement, Failure>> { event in
@@ -60,10 +62,12 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
             }
         }
         drainBox.drain = drain
+        let handle = FlatMapDrainHandle(drain)
         self.outer = outer
         self.machine = machine
         self.drain = drain
-        downstream.subscription.onCancel { [weak drain] in Self.cancel(machine, drain) }
+        self.handle = handle
+        downstream.subscription.onCancel { [weak handle] in Self.cancel(machine, handle?.drain) }
     }
 
     /// Subscribes to the outer flow.
@@ -127,16 +131,11 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
 
     @inlinable
     func subscribe(_ start: Machine.Start) {
-        let inner = start.transform(start.value)
-        let id = start.id
-        let subscription = start.subscription
-        inner.run(FlowSubscriber(
-            subscription: subscription,
-            receive: { value in
-                self.drain.submit(.value(value, inner: id))
-                return subscription.isCancelled ? .stop : .more
-            },
-            complete: { self.innerCompleted(id, subscription, $0) }
+        let inner = FlatMapInner(storage: self, id: start.id, subscription: start.subscription)
+        start.transform(start.value).run(FlowSubscriber(
+            subscription: start.subscription,
+            receive: { inner.receive($0) },
+            complete: { inner.complete($0) }
         ))
     }
 
@@ -173,6 +172,45 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
     func fail(_ teardown: Machine.Teardown, _ error: Failure) {
         teardown.cancelSubscriptions()
         drain.submit(.completion(.failure(error)))
+    }
+}
+
+/// One inner subscription's receiving end. Its two closures capture only this object, so
+/// subscribing an inner allocates it and no closure contexts.
+@usableFromInline
+final class FlatMapInner<Element, NewElement, Failure: Error>: Sendable {
+    @usableFromInline let storage: FlatMapStorage<Element, NewElement, Failure>
+    @usableFromInline let id: UInt64
+    @usableFromInline let subscription: FlowSubscription
+
+    @inlinable
+    init(storage: FlatMapStorage<Element, NewElement, Failure>, id: UInt64, subscription: FlowSubscription) {
+        self.storage = storage
+        self.id = id
+        self.subscription = subscription
+    }
+
+    @inlinable
+    func receive(_ value: NewElement) -> FlowDemand {
+        storage.drain.submit(.value(value, inner: id))
+        return subscription.isCancelled ? .stop : .more
+    }
+
+    @inlinable
+    func complete(_ completion: FlowCompletion<Failure>) {
+        storage.innerCompleted(id, subscription, completion)
+    }
+}
+
+/// The drain, for downstream's cancel action, which refers to this handle weakly so that the
+/// drain itself never gets a weak reference (and the side table that comes with one).
+@usableFromInline
+final class FlatMapDrainHandle<Element, Failure: Error>: Sendable {
+    @usableFromInline let drain: SerialDrain<FlatMapDelivery<Element, Failure>>
+
+    @inlinable
+    init(_ drain: SerialDrain<FlatMapDelivery<Element, Failure>>) {
+        self.drain = drain
     }
 }
 
