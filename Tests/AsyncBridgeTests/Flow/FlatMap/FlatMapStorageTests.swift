@@ -176,6 +176,25 @@ struct FlatMapStorageTests {
     func subscribingWithAnAlreadyCancelledSubscriptionStartsNothing(_ variant: FlatMapVariant) {
         let outer = ManualOuterFlow<String, TestError>()
         let inners = ManualInnerFlows<String, TestError>()
+        let trigger = ManualOuterFlow<Int, TestError>()
+        let token = Box<CancellationToken?>(nil)
+        let seen = Box<[FlowEvent<String, TestError>]>([])
+        token.value = trigger.flow.flatMap { _ in
+            token.value?.cancel()  // the inner's subscription is cancelled before it subscribes
+            return variant.apply(outer.flow) { inners.flow($0) }
+        }.subscribe { seen.value.append($0) }
+        trigger.send(1)
+        outer.send("a")
+        outer.finish()
+        #expect(outer.subscriptions == 1 && outer.cancels == 1, "the outer's cancel action ran at once")
+        #expect(inners.subscribed.isEmpty)
+        #expect(seen.value.isEmpty)
+    }
+
+    @Test(arguments: FlatMapVariant.allCases)
+    func aSwitchingOuterCancelsANestedMemberWithItsOuterAndInners(_ variant: FlatMapVariant) {
+        let outer = ManualOuterFlow<String, TestError>()
+        let inners = ManualInnerFlows<String, TestError>()
         // `flatMapLatest` over a switch subscribes an inner flatMap-family flow, then cancels it.
         let switcher = ManualOuterFlow<Int, TestError>()
         let recorder = FlowRecorder(switcher.flow.flatMapLatest { _ in variant.apply(outer.flow) { inners.flow($0) } })
