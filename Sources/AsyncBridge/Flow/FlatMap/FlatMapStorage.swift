@@ -1,0 +1,225 @@
+/// What the flatMap family hands its serial drain: inner values, tagged with their inner's id,
+/// switch markers, and the one completion.
+@usableFromInline
+enum FlatMapDelivery<Element, Failure: Error> {
+    case value(Element, inner: UInt64)
+    /// `flatMapLatest` switched to inner `to`: values of older inners still in flight (queued
+    /// behind this marker) are dropped, so downstream never sees an older inner after a newer one.
+    case switched(to: UInt64)
+    case completion(FlowCompletion<Failure>)
+}
+
+/// One subscription of a flatMap-family flow: the lock-guarded ``FlatMapStateMachine``, and the
+/// ``SerialDrain`` that serialises every downstream event (inners may emit on many threads at
+/// once).
+///
+/// The lock rule: events are decided under the lock, and everything they lead to — the user's
+/// transform, subscribing and cancelling flows, delivering downstream, releasing the transform —
+/// happens after unlocking.
+///
+/// Subscriptions: the outer flow runs under a child of the downstream subscription. Inners run
+/// under subscriptions of their own that the state machine tracks while they run; cancelling
+/// downstream cancels them through the machine. (A `child()` per inner would leave one cancel
+/// action per inner in the downstream subscription until it ends: unbounded growth for a
+/// long-lived flow.)
+@usableFromInline
+final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Sendable {
+    @usableFromInline
+    typealias Machine = FlatMapStateMachine<Element, NewElement, Failure>
+
+    @usableFromInline let machine: Lock<Machine>
+    @usableFromInline let drain: SerialDrain<FlatMapDelivery<NewElement, Failure>>
+    @usableFromInline let outer: FlowSubscription
+    /// Referred to weakly by downstream's cancel action, instead of the drain itself.
+    @usableFromInline let handle: FlatMapDrainHandle<NewElement, Failure>
+
+    @inlinable
+    init(
+        strategy: FlatMapStrategy,
+        transform: @escaping Machine.Transform,
+        downstream: FlowSubscriber<NewElement, Failure>
+    ) {
+        let outer = downstream.subscription.child()
+        let machine = Lock.make(Machine(strategy: strategy, transform: transform, outer: outer))
+        // No reference cycles, and no weak references to the objects retained for every value
+        // or inner (a weak reference moves an object's reference count to a side table, which
+        // slows down each retain and release of it). The drain's receiver refers to the machine
+        // (which does not refer to the drain) and to the drain itself, unowned: it runs only
+        // inside `drain.submit`. Downstream's cancel action refers to the machine, and weakly
+        // to a handle on the drain that only this storage retains.
+        let drainBox = FlatMapDrainBox<NewElement, Failure>()
+        var oldestInner: UInt64 = 0  // touched only by the receiver, one event at a time
+        let drain = SerialDrain<FlatMapDelivery<NewElement, Failure>> { event in
+            switch event {
+            case .value(let value, let inner):
+                guard inner >= oldestInner else { return }
+                if downstream.receive(value) == .stop { Self.cancel(machine, drainBox.drain) }
+            case .switched(let inner):
+                oldestInner = inner
+            case .completion(let completion):
+                drainBox.drain?.close()
+                downstream.complete(completion)
+            }
+        }
+        drainBox.drain = drain
+        let handle = FlatMapDrainHandle(drain)
+        self.outer = outer
+        self.machine = machine
+        self.drain = drain
+        self.handle = handle
+        downstream.subscription.onCancel { [weak handle] in Self.cancel(machine, handle?.drain) }
+    }
+
+    /// Subscribes to the outer flow.
+    @inlinable
+    func subscribe(to upstream: Flow<Element, Failure>) {
+        upstream.run(FlowSubscriber(
+            subscription: outer,
+            receive: { self.outerValue($0) },
+            complete: { self.outerCompleted($0) }
+        ))
+    }
+
+    @inlinable
+    func outerValue(_ value: Element) -> FlowDemand {
+        switch machine.withLock({ $0.outerValue(value) }) {
+        case .none:
+            return .more
+        case .start(let start, let replacing):
+            if let replacing {
+                drain.submit(.switched(to: start.id))
+                replacing.cancel()
+            }
+            return startInners(start)
+        case .stop:
+            return .stop
+        }
+    }
+
+    @inlinable
+    func outerCompleted(_ completion: FlowCompletion<Failure>) {
+        outer.complete()  // release the outer source's cancel actions: it ended on its own
+        switch completion {
+        case .finished:
+            if let teardown = machine.withLock({ $0.outerFinished() }) { finish(teardown) }
+        case .failure(let error):
+            if let teardown = machine.withLock({ $0.terminate() }) { fail(teardown, error) }
+        }
+    }
+
+    /// The start loop: subscribes `first`, then whatever the machine says is next. Returns
+    /// `.stop` if the subscription ended meanwhile, so a synchronous outer source stops.
+    @inlinable
+    @discardableResult
+    func startInners(_ first: Machine.Start) -> FlowDemand {
+        var start = first
+        while true {
+            subscribe(start)
+            switch machine.withLock({ $0.startLoopContinues() }) {
+            case .start(let next):
+                start = next
+            case .idle:
+                return .more
+            case .finish(let teardown):
+                finish(teardown)
+                return .stop
+            case .ended:
+                return .stop
+            }
+        }
+    }
+
+    @inlinable
+    func subscribe(_ start: Machine.Start) {
+        let inner = FlatMapInner(storage: self, id: start.id, subscription: start.subscription)
+        start.transform(start.value).run(FlowSubscriber(
+            subscription: start.subscription,
+            receive: { inner.receive($0) },
+            complete: { inner.complete($0) }
+        ))
+    }
+
+    @inlinable
+    func innerCompleted(_ id: UInt64, _ subscription: FlowSubscription, _ completion: FlowCompletion<Failure>) {
+        subscription.complete()  // release the inner source's cancel actions: it ended on its own
+        switch completion {
+        case .finished:
+            switch machine.withLock({ $0.innerFinished(id) }) {
+            case .none: break
+            case .start(let start): startInners(start)
+            case .finish(let teardown): finish(teardown)
+            }
+        case .failure(let error):
+            if let teardown = machine.withLock({ $0.innerFailed(id) }) { fail(teardown, error) }
+        }
+    }
+
+    /// Downstream cancelled, or asked for no more values.
+    @inlinable
+    static func cancel(_ machine: Lock<Machine>, _ drain: SerialDrain<FlatMapDelivery<NewElement, Failure>>?) {
+        let teardown = machine.withLock { $0.terminate() }
+        drain?.close()
+        teardown?.cancelSubscriptions()
+    }
+
+    @inlinable
+    func finish(_ teardown: Machine.Teardown) {
+        _ = teardown  // nothing runs any more; the transform is released here, unlocked
+        drain.submit(.completion(.finished))
+    }
+
+    @inlinable
+    func fail(_ teardown: Machine.Teardown, _ error: Failure) {
+        teardown.cancelSubscriptions()
+        drain.submit(.completion(.failure(error)))
+    }
+}
+
+/// One inner subscription's receiving end. Its two closures capture only this object, so
+/// subscribing an inner allocates it and no closure contexts.
+@usableFromInline
+final class FlatMapInner<Element, NewElement, Failure: Error>: Sendable {
+    @usableFromInline let storage: FlatMapStorage<Element, NewElement, Failure>
+    @usableFromInline let id: UInt64
+    @usableFromInline let subscription: FlowSubscription
+
+    @inlinable
+    init(storage: FlatMapStorage<Element, NewElement, Failure>, id: UInt64, subscription: FlowSubscription) {
+        self.storage = storage
+        self.id = id
+        self.subscription = subscription
+    }
+
+    @inlinable
+    func receive(_ value: NewElement) -> FlowDemand {
+        storage.drain.submit(.value(value, inner: id))
+        return subscription.isCancelled ? .stop : .more
+    }
+
+    @inlinable
+    func complete(_ completion: FlowCompletion<Failure>) {
+        storage.innerCompleted(id, subscription, completion)
+    }
+}
+
+/// The drain, for downstream's cancel action, which refers to this handle weakly so that the
+/// drain itself never gets a weak reference (and the side table that comes with one).
+@usableFromInline
+final class FlatMapDrainHandle<Element, Failure: Error>: Sendable {
+    @usableFromInline let drain: SerialDrain<FlatMapDelivery<Element, Failure>>
+
+    @inlinable
+    init(_ drain: SerialDrain<FlatMapDelivery<Element, Failure>>) {
+        self.drain = drain
+    }
+}
+
+/// The drain's reference to itself, for its receiver, which runs only inside a call on the
+/// drain and so never outlives it. `unowned(unsafe)`: no reference counting, and no side table.
+@usableFromInline
+final class FlatMapDrainBox<Element, Failure: Error> {
+    @usableFromInline unowned(unsafe) var drain: SerialDrain<FlatMapDelivery<Element, Failure>>?
+
+    @inlinable
+    init() {}
+}

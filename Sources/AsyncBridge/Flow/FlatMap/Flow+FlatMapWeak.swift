@@ -1,0 +1,133 @@
+// Weak-capture variants of the flatMap family (seed 000): the owner is held weakly, handed to
+// the selector as a strong reference while it lives, and replaced by an empty inner flow once it
+// is gone — the `[weak self]` / `guard let self else { return .empty }` dance, written once.
+//
+// The owner must be `Sendable`: the selector runs on whichever thread the outer flow sends on.
+
+/// A weak reference to the owner of a weak-capture selector.
+@usableFromInline
+struct WeakOwner<Owner: AnyObject & Sendable>: Sendable {
+    @usableFromInline weak var owner: Owner?
+
+    @inlinable
+    init(_ owner: Owner) {
+        self.owner = owner
+    }
+
+    /// The flow `build` makes with the owner, or an empty flow if the owner is gone.
+    @inlinable
+    func flow<Element, Failure: Error>(_ build: (Owner) -> Flow<Element, Failure>) -> Flow<Element, Failure> {
+        guard let owner else { return .empty }
+        return build(owner)
+    }
+}
+
+extension Flow {
+    /// ``flatMap(maxConcurrent:_:)`` with a weakly held owner, handed to `transform` with each
+    /// value; once the owner is gone, values map to empty flows.
+    ///
+    /// Useful instead of `[weak self]` and a `guard` in every selector (seed 000):
+    ///
+    /// ```swift
+    /// let posts = login(username, password)
+    ///     .flatMap(weak: self) { owner, user in owner.loadPosts(for: user) }
+    /// ```
+    ///
+    /// The flow never keeps the owner alive. The owner is checked each time an inner flow is
+    /// about to start (for a queued value: when its turn comes); an inner flow already running
+    /// goes on (cancel the subscription to stop it). The outer flow is not ended by the owner's
+    /// death: it goes on, mapping values to nothing, until it completes or is cancelled.
+    ///
+    /// RxSwift: the community's `flatMap(weak:selector:)` (seed 000), or `withUnretained(self)`
+    /// then `flatMap`; Combine has none.
+    ///
+    /// - Parameters:
+    ///   - owner: The object `transform` works with, held weakly.
+    ///   - maxConcurrent: How many inner flows may run at once; at least 1.
+    ///   - transform: Makes the inner flow from the owner and a value.
+    @inlinable
+    public func flatMap<Owner: AnyObject & Sendable, NewElement>(
+        weak owner: Owner,
+        maxConcurrent: Int = .max,
+        _ transform: @escaping @Sendable (Owner, Element) -> Flow<NewElement, Failure>
+    ) -> Flow<NewElement, Failure> {
+        let owner = WeakOwner(owner)
+        return flatMap(maxConcurrent: maxConcurrent) { value in owner.flow { transform($0, value) } }
+    }
+
+    /// ``flatMapLatest(_:)`` with a weakly held owner, handed to `transform` with each value;
+    /// once the owner is gone, values map to empty flows (which still cancel the running inner).
+    ///
+    /// ```swift
+    /// let group = userIDs.flatMapLatest(weak: self) { owner, id in owner.groupOfUser(id) }
+    /// ```
+    ///
+    /// The flow never keeps the owner alive; see ``flatMap(weak:maxConcurrent:_:)``.
+    ///
+    /// RxSwift: the community's `flatMapLatest(weak:selector:)` (seed 000); Combine has none.
+    ///
+    /// - Parameters:
+    ///   - owner: The object `transform` works with, held weakly.
+    ///   - transform: Makes the inner flow from the owner and a value.
+    @inlinable
+    public func flatMapLatest<Owner: AnyObject & Sendable, NewElement>(
+        weak owner: Owner,
+        _ transform: @escaping @Sendable (Owner, Element) -> Flow<NewElement, Failure>
+    ) -> Flow<NewElement, Failure> {
+        let owner = WeakOwner(owner)
+        return flatMapLatest { value in owner.flow { transform($0, value) } }
+    }
+
+    /// ``flatMapFirst(_:)`` with a weakly held owner, handed to `transform` with each accepted
+    /// value; once the owner is gone, values map to empty flows.
+    ///
+    /// ```swift
+    /// let sessions = loginTaps.flatMapFirst(weak: self) { owner, _ in owner.logIn() }
+    /// ```
+    ///
+    /// The flow never keeps the owner alive; see ``flatMap(weak:maxConcurrent:_:)``.
+    ///
+    /// RxSwift: the community's `flatMapFirst(weak:selector:)` (seed 000); Combine has none.
+    ///
+    /// - Parameters:
+    ///   - owner: The object `transform` works with, held weakly.
+    ///   - transform: Makes the inner flow from the owner and a value.
+    @inlinable
+    public func flatMapFirst<Owner: AnyObject & Sendable, NewElement>(
+        weak owner: Owner,
+        _ transform: @escaping @Sendable (Owner, Element) -> Flow<NewElement, Failure>
+    ) -> Flow<NewElement, Failure> {
+        let owner = WeakOwner(owner)
+        return flatMapFirst { value in owner.flow { transform($0, value) } }
+    }
+
+    /// ``flatMapWithIndex(maxConcurrent:_:)`` with a weakly held owner, handed to `transform`
+    /// with each value and its index; once the owner is gone, values map to empty flows (and
+    /// still count for the index).
+    ///
+    /// ```swift
+    /// let pages = requests.flatMapWithIndex(weak: self) { owner, request, index in
+    ///     owner.loadPage(index, request)
+    /// }
+    /// ```
+    ///
+    /// The flow never keeps the owner alive; see ``flatMap(weak:maxConcurrent:_:)``.
+    ///
+    /// RxSwift: the community's `flatMapWithIndex(weak:selector:)` (seed 000); Combine has none.
+    ///
+    /// - Parameters:
+    ///   - owner: The object `transform` works with, held weakly.
+    ///   - maxConcurrent: How many inner flows may run at once; at least 1.
+    ///   - transform: Makes the inner flow from the owner, a value and its index.
+    @inlinable
+    public func flatMapWithIndex<Owner: AnyObject & Sendable, NewElement>(
+        weak owner: Owner,
+        maxConcurrent: Int = .max,
+        _ transform: @escaping @Sendable (Owner, Element, Int) -> Flow<NewElement, Failure>
+    ) -> Flow<NewElement, Failure> {
+        let owner = WeakOwner(owner)
+        return flatMapWithIndex(maxConcurrent: maxConcurrent) { value, index in
+            owner.flow { transform($0, value, index) }
+        }
+    }
+}

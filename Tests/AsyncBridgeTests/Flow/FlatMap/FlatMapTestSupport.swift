@@ -1,0 +1,151 @@
+@_spi(AsyncBridgeInternals) import AsyncBridge
+import Testing
+
+/// An outer flow the test drives by hand: `send`, `finish` and `fail` reach the current
+/// subscription; counts subscriptions and cancellations.
+final class ManualOuterFlow<Element: Sendable, Failure: Error>: Sendable {
+    private struct State {
+        var emitter: FlowEmitter<Element, Failure>?
+        var subscriptions = 0
+        var cancels = 0
+    }
+
+    private let state = SharedLock(State())
+
+    var flow: Flow<Element, Failure> {
+        Flow.create { emitter in
+            self.state.withLock { state in
+                state.emitter = emitter
+                state.subscriptions += 1
+            }
+            return { self.state.withLock { $0.cancels += 1 } }
+        }
+    }
+
+    var subscriptions: Int { state.withLock { $0.subscriptions } }
+    var cancels: Int { state.withLock { $0.cancels } }
+
+    func send(_ value: Element) { state.withLock { $0.emitter }?.send(value) }
+    func finish() { state.withLock { $0.emitter }?.finish() }
+    func fail(_ error: Failure) { state.withLock { $0.emitter }?.fail(error) }
+}
+
+/// Inner flows the test drives by hand, one per key. Records which keys were subscribed, in
+/// order, how often each was cancelled, and how many run at once (subscribed, and not yet
+/// finished, failed or cancelled).
+final class ManualInnerFlows<Element: Sendable, Failure: Error>: Sendable {
+    private struct Inner {
+        var emitter: FlowEmitter<Element, Failure>
+        var ended = false
+        var cancels = 0
+    }
+
+    private struct State {
+        var inners: [String: Inner] = [:]
+        var subscribed: [String] = []
+        var active = 0
+        var maxActive = 0
+    }
+
+    private let state = SharedLock(State())
+
+    /// The inner flow for `key`: each subscription replaces the previous one of that key.
+    func flow(_ key: String) -> Flow<Element, Failure> {
+        Flow.create { emitter in
+            self.state.withLock { state in
+                state.inners[key] = Inner(emitter: emitter)
+                state.subscribed.append(key)
+                state.active += 1
+                state.maxActive = max(state.maxActive, state.active)
+            }
+            return {
+                self.state.withLock { state in
+                    state.inners[key]?.cancels += 1
+                    if state.inners[key]?.ended == false {
+                        state.inners[key]?.ended = true
+                        state.active -= 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// Keys in the order they were subscribed.
+    var subscribed: [String] { state.withLock { $0.subscribed } }
+    /// Keys subscribed and not yet ended, in subscription order.
+    var running: [String] { state.withLock { state in state.subscribed.filter { state.inners[$0]?.ended == false } } }
+    var active: Int { state.withLock { $0.active } }
+    var maxActive: Int { state.withLock { $0.maxActive } }
+    func cancels(_ key: String) -> Int { state.withLock { $0.inners[key]?.cancels ?? 0 } }
+
+    func send(_ key: String, _ value: Element) {
+        state.withLock { $0.inners[key]?.emitter }?.send(value)
+    }
+
+    /// Marks `key` ended, then finishes it (which may start the next inner at once).
+    func finish(_ key: String) {
+        end(key)?.finish()
+    }
+
+    func fail(_ key: String, _ error: Failure) {
+        end(key)?.fail(error)
+    }
+
+    private func end(_ key: String) -> FlowEmitter<Element, Failure>? {
+        state.withLock { state in
+            guard let inner = state.inners[key] else { return nil }
+            if !inner.ended {
+                state.inners[key]?.ended = true
+                state.active -= 1
+            }
+            return inner.emitter
+        }
+    }
+}
+
+/// Every member of the flatMap family (and their weak-capture forms, with an owner that stays
+/// alive), for the tests of what they share.
+enum FlatMapVariant: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case flatMap, flatMapMaxConcurrent2, concatMap, flatMapLatest, flatMapFirst, flatMapWithIndex
+    case flatMapWeak, flatMapLatestWeak, flatMapFirstWeak, flatMapWithIndexWeak
+
+    var testDescription: String { rawValue }
+
+    /// Whether a second outer value, sent while the first inner runs, starts an inner of its own
+    /// at once.
+    var startsEveryValueAtOnce: Bool {
+        switch self {
+        case .flatMap, .flatMapMaxConcurrent2, .flatMapLatest, .flatMapWithIndex, .flatMapWeak, .flatMapLatestWeak,
+            .flatMapWithIndexWeak:
+            true
+        case .concatMap, .flatMapFirst, .flatMapFirstWeak:
+            false
+        }
+    }
+
+    func apply<Element, NewElement, Failure>(
+        _ outer: Flow<Element, Failure>,
+        _ transform: @escaping @Sendable (Element) -> Flow<NewElement, Failure>
+    ) -> Flow<NewElement, Failure> {
+        let owner = FlatMapOwner.shared
+        switch self {
+        case .flatMap: return outer.flatMap(transform)
+        case .flatMapMaxConcurrent2: return outer.flatMap(maxConcurrent: 2, transform)
+        case .concatMap: return outer.concatMap(transform)
+        case .flatMapLatest: return outer.flatMapLatest(transform)
+        case .flatMapFirst: return outer.flatMapFirst(transform)
+        case .flatMapWithIndex: return outer.flatMapWithIndex { value, _ in transform(value) }
+        case .flatMapWeak: return outer.flatMap(weak: owner) { _, value in transform(value) }
+        case .flatMapLatestWeak: return outer.flatMapLatest(weak: owner) { _, value in transform(value) }
+        case .flatMapFirstWeak: return outer.flatMapFirst(weak: owner) { _, value in transform(value) }
+        case .flatMapWithIndexWeak: return outer.flatMapWithIndex(weak: owner) { _, value, _ in transform(value) }
+        }
+    }
+}
+
+/// An owner for weak-capture selectors.
+final class FlatMapOwner: Sendable {
+    static let shared = FlatMapOwner(name: "shared")
+    let name: String
+    init(name: String) { self.name = name }
+}

@@ -1,0 +1,180 @@
+@_spi(AsyncBridgeInternals) import AsyncBridge
+import AsyncBridgeTesting
+import Dispatch
+import Testing
+
+@Suite("Flow: flatMapLatest", .timeLimit(.minutes(1)))
+struct FlowFlatMapLatestTests {
+    @Test func switchesToTheLatestInnerAndWaitsForItAfterTheOuterFinished() {
+        let outer = ManualOuterFlow<String, TestError>()
+        let inners = ManualInnerFlows<String, TestError>()
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { inners.flow($0) })
+        outer.send("a")
+        inners.send("a", "1")
+        outer.send("b")
+        inners.send("a", "2")  // cancelled: ignored
+        inners.send("b", "3")
+        outer.finish()
+        #expect(recorder.events == marbles("13"), "the latest inner still runs")
+        inners.send("b", "4")
+        inners.finish("b")
+        #expect(recorder.events == marbles("134|"))
+        #expect(inners.cancels("a") == 1)
+        #expect(inners.cancels("b") == 0)
+    }
+
+    @Test func finishesAtOnceWhenTheOuterFinishesWithNoInnerRunning() {
+        let outer = ManualOuterFlow<String, TestError>()
+        let inners = ManualInnerFlows<String, TestError>()
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { inners.flow($0) })
+        outer.send("a")
+        inners.send("a", "1")
+        inners.finish("a")
+        #expect(recorder.events == marbles("1"))
+        outer.finish()
+        #expect(recorder.events == marbles("1|"))
+    }
+
+    @Test func cancelsThePreviousInnerBeforeSubscribingTheNext() {
+        let log = Box<[String]>([])
+        let outer = ManualOuterFlow<String, TestError>()
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { value in
+            log.value.append("transform \(value)")
+            return Flow<String, TestError>.create { _ in
+                log.value.append("subscribe \(value)")
+                return { log.value.append("cancel \(value)") }
+            }
+        })
+        outer.send("a")
+        outer.send("b")
+        outer.send("c")
+        #expect(log.value == [
+            "transform a", "subscribe a",
+            "cancel a", "transform b", "subscribe b",
+            "cancel b", "transform c", "subscribe c",
+        ])
+        recorder.cancel()
+        #expect(log.value.last == "cancel c")
+        #expect(log.value.count { $0.hasPrefix("cancel") } == 3, "each inner is cancelled exactly once")
+    }
+
+    @Test func aValueInFlightFromTheReplacedInnerNeverArrivesAfterTheNewInnersValues() {
+        let outer = ManualOuterFlow<String, Never>()
+        let inners = ManualInnerFlows<String, Never>()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { key in
+            inners.flow(key).map { value in
+                if value == "late" {
+                    entered.signal()
+                    release.wait()
+                }
+                return value
+            }
+        })
+        outer.send("a")
+        let sender = DispatchGroup()
+        DispatchQueue.global().async(group: sender) { inners.send("a", "late") }
+        entered.wait()  // "late" has left a's emitter and not yet reached flatMapLatest
+        outer.send("b")
+        inners.send("b", "b1")
+        release.signal()
+        sender.wait()
+        inners.send("b", "b2")
+        #expect(recorder.values == ["b1", "b2"])
+        #expect(inners.cancels("a") == 1)
+    }
+
+    @Test func aFailureOfTheLatestInnerFailsTheResultAndCancelsTheOuter() {
+        let outer = ManualOuterFlow<String, TestError>()
+        let inners = ManualInnerFlows<String, TestError>()
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { inners.flow($0) })
+        outer.send("a")
+        outer.send("b")
+        inners.fail("a", TestError(code: 1))  // replaced: its emitter is cancelled
+        inners.fail("b", TestError(code: 2))
+        #expect(recorder.events == marbles("#", failure: TestError(code: 2)))
+        #expect(outer.cancels == 1)
+    }
+
+    @Test func anOuterFailureFailsTheResultAndCancelsTheLatestInner() {
+        let outer = ManualOuterFlow<String, TestError>()
+        let inners = ManualInnerFlows<String, TestError>()
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { inners.flow($0) })
+        outer.send("a")
+        inners.send("a", "1")
+        outer.fail(TestError(code: 3))
+        #expect(recorder.events == marbles("1#", failure: TestError(code: 3)))
+        #expect(inners.cancels("a") == 1)
+    }
+
+    @Test func aHundredThousandSynchronousSwitchesNeitherOverflowNorDeadlock() {
+        let count = AtomicCounter()
+        let finished = Box(false)
+        Flow<Int, Never>.sequence(0..<100_000).flatMapLatest { .just($0) }.subscribe(
+            onValue: { _ in count.increment() },
+            onCompletion: { _ in finished.value = true }
+        )
+        #expect(count.value == 100_000)
+        #expect(finished.value)
+    }
+
+    /// 10,000 switches on one thread while two others keep sending into the latest inner and
+    /// the one before it: deliveries never overlap, never go back to an older inner, every
+    /// replaced inner is cancelled exactly once, and afterwards only the last inner is heard.
+    @Test func tenThousandRapidSwitchesFromAnotherThreadStayCorrect() {
+        let switches = 10_000
+        let outer = ManualOuterFlow<Int, Never>()
+        let emitters = SharedLock([FlowEmitter<Int, Never>?](repeating: nil, count: switches))
+        let cancels = SharedLock([Int](repeating: 0, count: switches))
+        let latest = SharedLock(-1)
+        let flow = outer.flow.flatMapLatest { inner in
+            Flow<Int, Never>.create { emitter in
+                emitters.withLock { $0[inner] = emitter }
+                latest.withLock { $0 = inner }
+                return { cancels.withLock { $0[inner] += 1 } }
+            }
+        }
+        let inHandler = AtomicCounter()
+        let overlaps = AtomicCounter()
+        let wentBack = AtomicCounter()
+        let received = SharedLock([Int]())
+        let finished = Box(false)
+        flow.subscribe(
+            onValue: { inner in
+                inHandler.increment()
+                if inHandler.value > 1 { overlaps.increment() }
+                received.withLock { received in
+                    if let previous = received.last, previous > inner { wentBack.increment() }
+                    received.append(inner)
+                }
+                inHandler.decrement()
+            },
+            onCompletion: { _ in finished.value = true }
+        )
+        DispatchQueue.concurrentPerform(iterations: 3) { thread in
+            if thread == 0 {
+                for inner in 0..<switches { outer.send(inner) }
+            } else {
+                for round in 0..<20_000 {
+                    let newest = latest.withLock { $0 }
+                    guard newest >= 0 else { continue }
+                    let target = round % 3 == 0 ? max(newest - 1, 0) : newest
+                    emitters.withLock { $0[target] }?.send(target)
+                }
+            }
+        }
+        #expect(overlaps.value == 0)
+        #expect(wentBack.value == 0)
+        let last = switches - 1
+        #expect(cancels.withLock { Array($0[..<last]) } == [Int](repeating: 1, count: last))
+        #expect(cancels.withLock { $0[last] } == 0)
+        let countBefore = received.withLock { $0.count }
+        for inner in 0..<switches { emitters.withLock { $0[inner] }?.send(inner) }
+        #expect(received.withLock { Array($0[countBefore...]) } == [last], "only the last inner is heard")
+        outer.finish()
+        #expect(!finished.value)
+        emitters.withLock { $0[last] }?.finish()
+        #expect(finished.value)
+    }
+}
