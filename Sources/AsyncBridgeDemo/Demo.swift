@@ -1,12 +1,13 @@
 import AsyncBridge
 import Dispatch
 
-/// `swift run asyncbridge-demo`: seed 001's `UserManager` through every one-shot bridge.
+/// `swift run asyncbridge-demo`: the seeds' scenarios through every bridge.
 @main
 struct Demo {
     static func main() async {
         do {
             try await OneShotBridges.run()
+            try await FlowScenarios.run()
         } catch {
             print("demo failed: \(error)")
         }

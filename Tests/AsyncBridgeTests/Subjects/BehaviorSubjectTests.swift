@@ -60,7 +60,8 @@ struct BehaviorSubjectTests {
             }
         })
         let sent = CompletionSpy<Void>()
-        DispatchQueue.global().async {
+        // A thread of its own: blocking it must not take one from the shared pool.
+        DispatchQueue(label: "sender").async {
             subject.send(1)
             sent.record(())
         }

@@ -89,7 +89,8 @@ struct ReplaySubjectTests {
             }
         })
         let sent = CompletionSpy<Void>()
-        DispatchQueue.global().async {
+        // A thread of its own: blocking it must not take one from the shared pool.
+        DispatchQueue(label: "sender").async {
             subject.send(1)
             sent.record(())
         }

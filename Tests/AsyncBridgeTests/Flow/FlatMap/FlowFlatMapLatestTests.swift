@@ -74,7 +74,7 @@ struct FlowFlatMapLatestTests {
         })
         outer.send("a")
         let sender = DispatchGroup()
-        DispatchQueue.global().async(group: sender) { inners.send("a", "late") }
+        DispatchQueue(label: "sender").async(group: sender) { inners.send("a", "late") }
         entered.wait()  // "late" has left a's emitter and not yet reached flatMapLatest
         outer.send("b")
         inners.send("b", "b1")

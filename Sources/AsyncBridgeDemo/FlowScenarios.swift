@@ -1,0 +1,111 @@
+import AsyncBridge
+import Dispatch
+
+/// The seeds' stream scenarios, end to end.
+enum FlowScenarios {
+    static func run() async throws {
+        try await seed001UserThenGroup()
+        try await seed000WeakFlatMap()
+        try await seed003ActionRelay()
+        try await seed004SerialisedRequests()
+    }
+
+    /// Waits until `flow` completes, printing each value.
+    static func drain<Element: Sendable, Failure: Error>(
+        _ flow: Flow<Element, Failure>,
+        _ describe: @escaping @Sendable (Element) -> String
+    ) async throws {
+        try await withCompletion { (done: @escaping @Sendable () -> Void) in
+            flow.subscribe(onValue: { print("  \(describe($0))") }, onCompletion: { completion in
+                print("  \(completion)")
+                done()
+            })
+        }
+    }
+
+    // MARK: Seed 001: user → group, one request each
+
+    static func seed001UserThenGroup() async throws {
+        section("Seed 001: user → group with flatMapLatest and share(replay: 1)")
+        let manager = UserManager.shared
+        let before = manager.requestCount
+        let user = Flow { manager.getUser(withUserID: "u2", completion: $0) }.share(replay: 1)
+        let group = user
+            .map(\.groupID)
+            .flatMapLatest { id in Flow { manager.getUsers(withGroupID: id, completion: $0) } }
+            .share(replay: 1)
+        async let userShown: Void = drain(user) { "user: \($0.name)" }
+        async let groupShown: Void = drain(group) { "group: \($0.map(\.name))" }
+        _ = try await (userShown, groupShown)
+        print("requests sent: \(manager.requestCount - before) (one user, one group)")
+    }
+
+    // MARK: Seed 000: login → posts without retaining the view model
+
+    final class LoginViewModel: Sendable {
+        func loadPosts(for user: User) -> Flow<[String], APIError> {
+            .just(["\(user.name)'s first post", "\(user.name)'s second post"])
+        }
+    }
+
+    static func login(username: String) -> Flow<User, APIError> {
+        Flow { UserManager.shared.getUser(withUserID: username, completion: $0) }
+    }
+
+    static func seed000WeakFlatMap() async throws {
+        section("Seed 000: login → posts with flatMap(weak:)")
+        var model: LoginViewModel? = LoginViewModel()
+        try await drain(login(username: "u1").flatMap(weak: model!) { model, user in model.loadPosts(for: user) }) {
+            "posts: \($0)"
+        }
+        let posts = login(username: "u1").flatMap(weak: model!) { model, user in model.loadPosts(for: user) }
+        weak let weakModel = model
+        model = nil
+        print("view model released while logging in: \(weakModel == nil)")
+        try await drain(posts) { "posts: \($0)" }
+        print("  (nothing: the owner is gone, so no posts were loaded)")
+    }
+
+    // MARK: Seed 003: a switch bound to an API through a bidirectional relay
+
+    static func seed003ActionRelay() async throws {
+        section("Seed 003: a switch and an API bound through a bidirectional relay")
+        let relay = BidirectionalBehaviorRelay(value: false)
+        let apiCalls = RequestLog()
+        let bag = CancellationBag()
+        // The work side: every toggle from the view becomes one API call; its answer goes back.
+        relay.work.flow
+            .flatMapLatest { isOn -> Flow<Bool, Never> in
+                apiCalls.increment()
+                return .just(isOn)   // the server accepts the change
+            }
+            .bind(to: relay.work)
+            .store(in: bag)
+        // The view side: the switch shows what the work side says, and writing that into the
+        // switch does not call the API again.
+        let shown = RequestLog()
+        relay.view.flow.subscribe(onValue: { isOn in
+            shown.increment()
+            print("  switch shows \(isOn)")
+        }).store(in: bag)
+        relay.view.accept(true)   // the user flips the switch
+        print("API calls: \(apiCalls.count); the switch was updated \(shown.count) times (initial + answer)")
+    }
+
+    // MARK: Seed 004: requests one at a time; a failure does not end the stream
+
+    static func seed004SerialisedRequests() async throws {
+        section("Seed 004: concatMap serialises requests; asResult() keeps one failure from ending them")
+        let manager = UserManager.shared
+        let ids = Flow<String, Never>.sequence(["u1", "nobody", "u3"])
+        let results = ids.flatMap(maxConcurrent: 1) { id in
+            Flow { manager.getUser(withUserID: id, completion: $0) }.asResult()
+        }
+        try await drain(results) { result in
+            switch result {
+            case .success(let user): return "loaded \(user.name)"
+            case .failure(let error): return "failed: \(error) (the stream goes on)"
+            }
+        }
+    }
+}
