@@ -44,6 +44,22 @@ let benchmarkCases: [BenchmarkCase] = [
         peerBody: openCombineSubjectMapFilter
     ),
     BenchmarkCase(
+        id: "flatmap-just",
+        peer: "OpenCombine flatMap { Just }",
+        ratio: .speedup(atLeast: 5),
+        allocations: .counted,
+        ours: flowFlatMapJust,
+        peerBody: openCombineFlatMapJust
+    ),
+    BenchmarkCase(
+        id: "flatmap-latest",
+        peer: "OpenCombine map + switchToLatest",
+        ratio: .speedup(atLeast: 3),
+        allocations: .counted,
+        ours: flowFlatMapLatest,
+        peerBody: openCombineSwitchToLatest
+    ),
+    BenchmarkCase(
         id: "share-fanout",
         peer: "direct subscriber",
         ratio: .speedup(atLeast: nil),
@@ -194,4 +210,44 @@ func directDelivery(_ iterations: Int) async throws {
     let token = subject.flow.subscribe(onValue: opaque { blackHole($0) })
     for value in 0..<opaque(iterations) { subject.send(value) }
     token.cancel()
+}
+
+// MARK: flatmap-just, flatmap-latest
+
+/// `iterations` outer values, each mapped to a one-value inner flow and merged.
+func flowFlatMapJust(_ iterations: Int) async throws {
+    let transform = opaque { $0 &* 3 }
+    Flow<Int, Never>.sequence(0..<opaque(iterations))
+        .flatMap { Flow.just(transform($0)) }
+        .subscribe(onValue: opaque { blackHole($0) })
+}
+
+func openCombineFlatMapJust(_ iterations: Int) async throws {
+    let transform = opaque { $0 &* 3 }
+    let cancellable = (0..<opaque(iterations)).publisher
+        .flatMap { Just(transform($0)) }
+        .sink(receiveValue: opaque { blackHole($0) })
+    withExtendedLifetime(cancellable) {}
+}
+
+/// `iterations` switches: each outer value sent into a subject replaces the inner flow.
+func flowFlatMapLatest(_ iterations: Int) async throws {
+    let transform = opaque { $0 &* 3 }
+    let outer = PublishSubject<Int, Never>()
+    let token = outer.flow
+        .flatMapLatest { Flow.just(transform($0)) }
+        .subscribe(onValue: opaque { blackHole($0) })
+    for value in 0..<opaque(iterations) { outer.send(value) }
+    token.cancel()
+}
+
+func openCombineSwitchToLatest(_ iterations: Int) async throws {
+    let transform = opaque { $0 &* 3 }
+    let outer = PassthroughSubject<Int, Never>()
+    let cancellable = outer
+        .map { Just(transform($0)) }
+        .switchToLatest()
+        .sink(receiveValue: opaque { blackHole($0) })
+    for value in 0..<opaque(iterations) { outer.send(value) }
+    cancellable.cancel()
 }

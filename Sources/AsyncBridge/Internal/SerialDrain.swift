@@ -11,17 +11,29 @@
 /// ```
 @usableFromInline
 final class SerialDrain<Event>: @unchecked Sendable {
+    /// The receiver, in a struct so that handing it out of the generic `withLock` costs no
+    /// reabstraction thunk (an allocation per event).
+    @usableFromInline
+    struct Receiver {
+        @usableFromInline let deliver: (Event) -> Void
+
+        @inlinable
+        init(_ deliver: @escaping (Event) -> Void) {
+            self.deliver = deliver
+        }
+    }
+
     @usableFromInline
     struct State {
         /// `nil` once closed: the receiver, and all it captured, is released then.
-        @usableFromInline var deliver: ((Event) -> Void)?
+        @usableFromInline var receiver: Receiver?
         @usableFromInline var delivering = false
         @usableFromInline var queue: [Event] = []
         @usableFromInline var head = 0
 
         @inlinable
         init(deliver: @escaping (Event) -> Void) {
-            self.deliver = deliver
+            self.receiver = Receiver(deliver)
         }
     }
 
@@ -39,21 +51,21 @@ final class SerialDrain<Event>: @unchecked Sendable {
     @inlinable
     @discardableResult
     func submit(_ event: Event) -> Bool {
-        let (deliver, isOpenNow) = state.withLock { state -> (((Event) -> Void)?, Bool) in
-            guard let deliver = state.deliver else { return (nil, false) }
+        let (receiver, isOpenNow) = state.withLock { state -> (Receiver?, Bool) in
+            guard let receiver = state.receiver else { return (nil, false) }
             if state.delivering {
                 state.queue.append(event)
                 return (nil, true)
             }
             state.delivering = true
-            return (deliver, true)
+            return (receiver, true)
         }
-        guard let deliver else { return isOpenNow }
+        guard let deliver = receiver?.deliver else { return isOpenNow }
         deliver(event)
         var isOpen = true
         while let next = state.withLock({ state -> Event? in
-            guard state.deliver != nil, state.head < state.queue.count else {
-                isOpen = state.deliver != nil
+            guard state.receiver != nil, state.head < state.queue.count else {
+                isOpen = state.receiver != nil
                 state.delivering = false
                 state.queue.removeAll(keepingCapacity: true)
                 state.head = 0
@@ -72,13 +84,13 @@ final class SerialDrain<Event>: @unchecked Sendable {
     /// moment still arrives.
     @inlinable
     func close() {
-        let released = state.withLock { state -> (((Event) -> Void)?, [Event]) in
+        let released = state.withLock { state -> (Receiver?, [Event]) in
             defer {
-                state.deliver = nil
+                state.receiver = nil
                 state.queue = []
                 state.head = 0
             }
-            return (state.deliver, state.queue)
+            return (state.receiver, state.queue)
         }
         _ = released  // released outside the lock
     }
