@@ -26,15 +26,15 @@ struct ReplayBuffer<Element> {
         for value in initial { _ = append(value) }
     }
 
-    /// Keeps `value` as the latest, and returns the value that no longer fits, if any (which
-    /// is `value` itself when the capacity is `0`).
+    /// Keeps `value` as the latest, and returns the value that no longer fits, if any. With a
+    /// capacity of `0` it keeps nothing and returns `nil`: the caller still holds `value`.
     @inlinable
     mutating func append(_ value: Element) -> Element? {
         if storage.count < capacity {
             storage.append(value)
             return nil
         }
-        guard capacity > 0 else { return value }
+        guard capacity > 0 else { return nil }
         var evicted = value
         swap(&storage[start], &evicted)
         start += 1

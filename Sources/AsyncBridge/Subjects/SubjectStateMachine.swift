@@ -17,13 +17,29 @@
 /// would need a second critical section, and two threads could then update the state in one
 /// order and queue their events in the other.
 ///
+/// **The cost of a send** is two critical sections when nobody else is delivering: one that
+/// accepts the value and makes the caller the deliverer, handing it the subscribers, and one,
+/// after delivering, that finds the queue empty and lets the role go. Nothing else is
+/// locked, allocated or even reference-counted per send:
+///
+/// - The subscribers are a ``SubjectSubscriberList`` that is never changed, only replaced, so
+///   the deliverer goes through it with no lock held. The state keeps the list the deliverer
+///   holds alive until its event is delivered (see ``retired``), so the deliverer does not
+///   retain it.
+/// - No lock per subscriber: who receives an event is decided when it is taken, under the
+///   lock, so a subscriber removed before that gets nothing more. One removed while the
+///   event is in flight is skipped too when the removal comes from the delivering thread (a
+///   handler that cancels itself or another subscriber); see ``remove(_:)``. A removal from
+///   another thread lets the event in flight finish, which contract 3 allows.
+///
 /// ```swift
 /// var machine = SubjectStateMachine<Int, Never>(bufferSize: 1, initial: [0], replaysAfterCompletion: false)
-/// let (action, evicted) = machine.send(1)   // .deliver(.value(1), to: []), evicted 0
+/// let (recipients, evicted) = machine.send(1)   // recipients: none yet (the caller delivers), evicted 0
 /// ```
 @usableFromInline
 struct SubjectStateMachine<Element: Sendable, Failure: Error> {
     @usableFromInline typealias Subscriber = SubjectSubscriber<Element, Failure>
+    @usableFromInline typealias Subscribers = SubjectSubscriberList<Element, Failure>
 
     /// One thing to deliver, in the order the subject accepted it.
     @usableFromInline
@@ -43,13 +59,24 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
         /// Nothing: the event was ignored (sent after the completion), or queued for the
         /// thread that is delivering, or the queue is empty.
         case none
-        /// The caller is the deliverer: deliver `event` to `subscribers` (a snapshot), then
-        /// ask ``next()`` for the following event.
-        case deliver(Event, to: [Subscriber])
+        /// The caller is the deliverer: deliver `event` to `subscribers`, then ask ``next()``
+        /// for the following event. The list is not retained: the state keeps it alive until
+        /// then.
+        case deliver(Event, to: Unmanaged<Subscribers>)
     }
 
-    /// The subscribers that have joined: their subscription event has been delivered.
-    @usableFromInline var subscribers: [Subscriber] = []
+    /// The subscribers that have joined: their subscription event has been delivered. Kept
+    /// while the completion is delivered (so that a handler can still remove one), released
+    /// by ``completionDelivered()``. Replaced, never changed: see ``replaceSubscribers(with:)``.
+    @usableFromInline var subscribers = Subscribers([])
+    /// The list the deliverer is going through, when it has been replaced since it was handed
+    /// out: kept alive until the deliverer asks ``next()``, which hands it back for release.
+    /// Always `nil` when nobody delivers.
+    @usableFromInline var retired: Subscribers?
+    /// The subscribers that have not joined yet: their subscription event is queued or being
+    /// delivered (their replay). Removing one from here is how a cancellation stops its
+    /// replay and keeps it from joining.
+    @usableFromInline var joining: [Subscriber] = []
     @usableFromInline var buffer: ReplayBuffer<Element>
     /// Whether a late subscriber to a completed subject gets the buffer before the
     /// completion (a replay subject) or the completion alone (a behavior subject).
@@ -57,10 +84,14 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
     /// Set when the completion is accepted, before it is delivered.
     @usableFromInline var completion: FlowCompletion<Failure>?
     @usableFromInline var isDelivering = false
+    /// The deliverer's thread, while `isDelivering`.
+    @usableFromInline var deliverer: ThreadIdentity?
     /// Events accepted while a deliverer was busy. A slot is emptied when its event is taken,
     /// so clearing the queue under the lock never releases a value (whose `deinit` is user code).
     @usableFromInline var queue: [Event?] = []
     @usableFromInline var head = 0
+    /// The identity given to the latest subscriber.
+    @usableFromInline var lastID: UInt64 = 0
 
     @inlinable
     init(bufferSize: Int, initial: [Element], replaysAfterCompletion: Bool) {
@@ -68,13 +99,23 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
         self.replaysAfterCompletion = replaysAfterCompletion
     }
 
-    /// A value was sent. Returns what to do, and the value the buffer no longer holds, for
-    /// the caller to release after unlocking.
+    // MARK: Accepting events
+
+    /// A value was sent. When the caller becomes the deliverer, it gets the subscribers to
+    /// deliver `value` to (then it asks ``next()``); otherwise `nil`, and the value is queued
+    /// or ignored. `evicted` is the value the buffer no longer holds, for the caller to
+    /// release after unlocking.
+    ///
+    /// The fast path of every subject: no event is built, nothing is copied or retained.
     @inlinable
-    mutating func send(_ value: Element) -> (action: Action, evicted: Element?) {
-        guard completion == nil else { return (.none, nil) }
+    mutating func send(_ value: Element) -> (recipients: Unmanaged<Subscribers>?, evicted: Element?) {
+        guard completion == nil else { return (nil, nil) }
         let evicted = buffer.append(value)
-        return (submit(.value(value)), evicted)
+        guard claim() else {
+            queue.append(.value(value))
+            return (nil, evicted)
+        }
+        return (.passUnretained(subscribers), evicted)
     }
 
     /// The subject finished or failed; only the first completion counts.
@@ -85,72 +126,187 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error> {
         return submit(.completion(completion))
     }
 
-    /// A subscriber arrived: it gets the buffer as it is now, in its place in the queue.
+    /// A new subscriber, known to the subject (so that cancelling it removes it) before its
+    /// subscription event is queued by ``subscribe(_:)``.
+    @inlinable
+    mutating func register(_ downstream: FlowSubscriber<Element, Failure>) -> Subscriber {
+        lastID &+= 1
+        let subscriber = Subscriber(downstream, id: lastID)
+        joining.append(subscriber)
+        return subscriber
+    }
+
+    /// A registered subscriber's turn in the queue: it gets the buffer as it is now. If it was
+    /// cancelled since it registered, the event is delivered as nothing.
     @inlinable
     mutating func subscribe(_ subscriber: Subscriber) -> Action {
         let replay = completion == nil || replaysAfterCompletion ? buffer.elements : []
         return submit(.subscription(subscriber, replay: replay, completion: completion))
     }
 
+    // MARK: Delivering
+
     /// The deliverer finished an event: the next one, or `.none` (and nobody delivers any
-    /// more) when the queue is empty.
+    /// more) when the queue is empty. `retired` is the list the deliverer went through if it
+    /// has been replaced meanwhile, for the caller to release after unlocking.
     @inlinable
-    mutating func next() -> Action {
+    mutating func next() -> (action: Action, retired: Subscribers?) {
         guard isDelivering else {
             preconditionFailure("Internal inconsistency: next() called by a thread that is not delivering")
         }
-        guard head < queue.count, let event = queue[head] else {
+        let retired = self.retired
+        self.retired = nil
+        guard head < queue.count else {
             isDelivering = false
-            queue.removeAll(keepingCapacity: true)
-            head = 0
-            return .none
+            deliverer = nil
+            if head > 0 { resetQueue() }
+            return (.none, retired)
+        }
+        return (takeNext(), retired)
+    }
+
+    /// Every slot of the queue has been taken (so is empty: nothing is released here).
+    @inlinable @inline(never)
+    mutating func resetQueue() {
+        queue.removeAll(keepingCapacity: true)
+        head = 0
+    }
+
+    /// Takes the event at the head of the queue.
+    @inlinable @inline(never)
+    mutating func takeNext() -> Action {
+        guard let event = queue[head] else {
+            preconditionFailure("Internal inconsistency: a subject's queue has an empty slot ahead")
         }
         queue[head] = nil
         head += 1
-        return .deliver(event, to: recipients(of: event))
+        return .deliver(event, to: .passUnretained(subscribers))
+    }
+
+    /// Whether `subscriber` is still waiting to join (it was not cancelled during its replay).
+    @inlinable
+    func isJoining(_ subscriber: Subscriber) -> Bool {
+        joining.contains { $0 === subscriber }
     }
 
     /// A subscriber's replay has been delivered and the subject had not completed when it
     /// subscribed: from now on it receives what is sent (a completion accepted since then is
     /// queued behind it, so it gets that too). Not if it was cancelled in the meantime.
+    /// Returns the list it replaced, for the caller to release after unlocking.
     @inlinable
-    mutating func admit(_ subscriber: Subscriber) {
-        if subscriber.isActive { subscribers.append(subscriber) }
+    mutating func admit(_ subscriber: Subscriber) -> Subscribers? {
+        guard let index = joining.firstIndex(where: { $0 === subscriber }) else { return nil }
+        return replaceSubscribers(with: subscribers.members + [joining.remove(at: index)])
     }
 
-    /// A subscriber cancelled (or wants no more): it gets nothing from now on, and the
-    /// subject no longer holds it. The caller still holds it, so nothing is released here.
+    /// A subscriber's replay has been delivered and the subject had completed when it
+    /// subscribed: whether it should get the completion (it was not cancelled). The caller
+    /// still holds it, so nothing is released here.
     @inlinable
-    mutating func remove(_ subscriber: Subscriber) {
-        _ = subscriber.deactivate()
-        if let index = subscribers.firstIndex(where: { $0 === subscriber }) {
-            subscribers.remove(at: index)
+    mutating func leave(_ subscriber: Subscriber) -> Bool {
+        guard let index = joining.firstIndex(where: { $0 === subscriber }) else { return false }
+        joining.remove(at: index)
+        return true
+    }
+
+    /// The completion has been delivered: the subject holds no subscriber any more. Returns
+    /// the list it held, if the deliverer is not going through it, for the caller to release
+    /// after unlocking.
+    @inlinable
+    mutating func completionDelivered() -> Subscribers? {
+        replaceSubscribers(with: [])
+    }
+
+    /// A subscriber cancelled (or wants no more): it gets nothing from now on. Returns it, and
+    /// the list it was in, for the caller to release after unlocking.
+    ///
+    /// Every event taken from now on leaves it out. The event in flight, if any, was taken
+    /// before, with it among the recipients: when this call comes from the delivering thread
+    /// (a handler cancelled itself or another subscriber), the subscriber is marked, and the
+    /// deliverer, on this same thread, skips it for the rest of that event. A call from
+    /// another thread leaves the mark alone (the deliverer reads it without the lock, so only
+    /// its own thread may write it): the event in flight may still reach it, the exception
+    /// contract 3 allows.
+    @inlinable
+    mutating func remove(_ id: UInt64) -> (removed: Subscriber?, list: Subscribers?) {
+        let removed: Subscriber
+        var list: Subscribers?
+        if let index = subscribers.members.firstIndex(where: { $0.id == id }) {
+            var members = subscribers.members
+            removed = members.remove(at: index)
+            list = replaceSubscribers(with: members)
+        } else if let index = joining.firstIndex(where: { $0.id == id }) {
+            removed = joining.remove(at: index)
+        } else {
+            return (nil, nil)
         }
+        if isDelivering, let deliverer, deliverer.isCurrent {
+            removed.isRemovedDuringDelivery = true
+        }
+        return (removed, list)
+    }
+
+    // MARK: Internals
+
+    /// Makes the caller the deliverer, unless another thread is.
+    @inlinable
+    mutating func claim() -> Bool {
+        guard !isDelivering else { return false }
+        assert(retired == nil, "Internal inconsistency: a retired list outlived its delivery")
+        isDelivering = true
+        deliverer = .current
+        return true
     }
 
     /// Queues `event`, or makes the caller the deliverer when nobody is delivering.
     @inlinable
     mutating func submit(_ event: Event) -> Action {
-        if isDelivering {
+        guard claim() else {
             queue.append(event)
             return .none
         }
-        isDelivering = true
-        return .deliver(event, to: recipients(of: event))
+        return .deliver(event, to: .passUnretained(subscribers))
     }
 
-    /// Who receives `event`: a snapshot of the subscribers that have joined. After the
-    /// completion the subject holds none.
+    /// Makes `members` the subscribers. The list replaced may be the one the deliverer is
+    /// going through: then it is kept in ``retired`` until the deliverer asks ``next()``.
+    /// Otherwise it is returned, for the caller to release after unlocking. (Once a list is
+    /// retired during an event, the lists made after it were never handed out.)
     @inlinable
-    mutating func recipients(of event: Event) -> [Subscriber] {
-        switch event {
-        case .value:
-            return subscribers
-        case .completion:
-            defer { subscribers = [] }
-            return subscribers
-        case .subscription:
-            return []
+    mutating func replaceSubscribers(with members: [Subscriber]) -> Subscribers? {
+        let replaced = subscribers
+        subscribers = Subscribers(members)
+        guard isDelivering, retired == nil else { return replaced }
+        retired = replaced
+        return nil
+    }
+}
+
+/// The subscribers of a subject as the deliverer goes through them: never changed, only
+/// replaced (see ``SubjectStateMachine/replaceSubscribers(with:)``), so the deliverer needs no
+/// lock to read one, and, kept alive by the subject's state, no reference of its own.
+///
+/// ```swift
+/// let list = SubjectSubscriberList([first, second])
+/// list.forEach { _ = $0.downstream.receive(1) }
+/// ```
+@usableFromInline
+final class SubjectSubscriberList<Element, Failure: Error>: Sendable {
+    @usableFromInline let members: [SubjectSubscriber<Element, Failure>]
+
+    @inlinable
+    init(_ members: [SubjectSubscriber<Element, Failure>]) {
+        self.members = members
+    }
+
+    /// Calls `body` with each member, borrowed from the list: the list, alive for the whole
+    /// call, holds them, so they are not retained one by one.
+    @inlinable
+    func forEach(_ body: (SubjectSubscriber<Element, Failure>) -> Void) {
+        members.withUnsafeBufferPointer { members in
+            for member in members {
+                Unmanaged.passUnretained(member)._withUnsafeGuaranteedRef { body($0) }
+            }
         }
     }
 }

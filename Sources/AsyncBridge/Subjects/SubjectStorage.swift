@@ -14,6 +14,7 @@
 final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline typealias Machine = SubjectStateMachine<Element, Failure>
     @usableFromInline typealias Subscriber = SubjectSubscriber<Element, Failure>
+    @usableFromInline typealias Subscribers = SubjectSubscriberList<Element, Failure>
 
     @usableFromInline let state: Lock<Machine>
 
@@ -34,11 +35,19 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
     }
 
     /// Sends `value` to every subscriber; ignored after the completion.
+    ///
+    /// When nobody else is delivering: one critical section to accept the value and become
+    /// the deliverer, the deliveries with no lock held, one to find the queue empty.
     @inlinable
     func send(_ value: Element) {
-        let (action, evicted) = state.withLock { $0.send(value) }
+        let (recipients, evicted) = state.withLock { $0.send(value) }
         _ = evicted  // released here, outside the lock
-        perform(action)
+        guard let recipients else { return }
+        deliver(value, to: recipients)
+        let (next, retired) = state.withLock { $0.next() }
+        _ = retired  // released here, outside the lock
+        if case .none = next { return }
+        perform(next)
     }
 
     /// Completes every subscriber; only the first completion counts.
@@ -56,97 +65,117 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
     /// Adds a subscriber; its replay is queued behind whatever is being delivered.
     @usableFromInline
     func subscribe(_ downstream: FlowSubscriber<Element, Failure>) {
-        let subscriber = Subscriber(downstream)
-        // Weak both ways: the subscription must keep neither the subject nor the subscriber
-        // alive (the subscriber holds the subscription, which holds this action).
-        downstream.subscription.onCancel { [weak self, weak subscriber] in
-            guard let self, let subscriber else { return }
-            remove(subscriber)
-        }
+        // Registered first, so that a cancellation from now on removes it, even one that comes
+        // before its subscription event is queued or while another thread delivers its replay.
+        let subscriber = state.withLock { $0.register(downstream) }
+        // Weak: the subscription must not keep the subject alive. By identity, not by a weak
+        // reference to the subscriber (the subscriber holds the subscription, which holds this
+        // action): an object that is weakly referenced costs more to retain and release, on
+        // every delivery.
+        let id = subscriber.id
+        downstream.subscription.onCancel { [weak self] in self?.remove(id) }
         perform(state.withLock { $0.subscribe(subscriber) })
     }
 
-    /// Stops delivering to `subscriber` and lets it go.
+    /// Stops delivering to the subscriber `id` and lets it go.
     @usableFromInline
-    func remove(_ subscriber: Subscriber) {
-        state.withLock { $0.remove(subscriber) }
+    func remove(_ id: UInt64) {
+        let (removed, list) = state.withLock { $0.remove(id) }
+        _ = (removed, list)  // released here, outside the lock
     }
 
     /// Delivers events for as long as the state machine hands this thread one.
-    @inlinable
+    @inlinable @inline(never)
     func perform(_ action: Machine.Action) {
         var action = action
-        while case .deliver(let event, let subscribers) = action {
-            deliver(event, to: subscribers)
-            action = state.withLock { $0.next() }
+        while case .deliver(let event, let recipients) = action {
+            deliver(event, to: recipients)
+            let retired: Subscribers?
+            (action, retired) = state.withLock { $0.next() }
+            _ = retired  // released here, outside the lock
         }
     }
 
     @inlinable
-    func deliver(_ event: Machine.Event, to subscribers: [Subscriber]) {
+    func deliver(_ event: Machine.Event, to recipients: Unmanaged<Subscribers>) {
         switch event {
         case .value(let value):
-            for subscriber in subscribers where subscriber.isActive {
-                if subscriber.downstream.receive(value) == .stop { remove(subscriber) }
-            }
+            deliver(value, to: recipients)
         case .completion(let completion):
-            for subscriber in subscribers where subscriber.deactivate() {
-                subscriber.downstream.complete(completion)
-            }
+            finish(recipients, with: completion)
         case .subscription(let subscriber, let replay, let completion):
             join(subscriber, replay: replay, completion: completion)
         }
     }
 
+    /// Delivers a value: no lock per subscriber. A subscriber removed since the value was
+    /// taken is skipped when the removal came from this thread (a handler); see
+    /// ``SubjectStateMachine/remove(_:)``.
+    @inlinable
+    func deliver(_ value: Element, to recipients: Unmanaged<Subscribers>) {
+        recipients._withUnsafeGuaranteedRef { recipients in
+            recipients.forEach { subscriber in
+                if subscriber.isRemovedDuringDelivery { return }
+                if subscriber.downstream.receive(value) == .stop { remove(subscriber.id) }
+            }
+        }
+    }
+
+    /// Delivers the completion, then lets every subscriber go.
+    @usableFromInline
+    func finish(_ recipients: Unmanaged<Subscribers>, with completion: FlowCompletion<Failure>) {
+        recipients._withUnsafeGuaranteedRef { recipients in
+            recipients.forEach { subscriber in
+                if !subscriber.isRemovedDuringDelivery { subscriber.downstream.complete(completion) }
+            }
+        }
+        let released = state.withLock { $0.completionDelivered() }
+        _ = released  // released here, outside the lock
+    }
+
     /// A new subscriber's turn in the queue: its replay, then the completion or joining.
+    /// Checked under the lock before each replayed value: a cancellation from any thread
+    /// stops the replay (this is once per subscription, not per send).
     @usableFromInline
     func join(_ subscriber: Subscriber, replay: [Element], completion: FlowCompletion<Failure>?) {
         for value in replay {
-            guard subscriber.isActive else { return }
+            guard state.withLock({ $0.isJoining(subscriber) }) else { return }
             if subscriber.downstream.receive(value) == .stop {
-                remove(subscriber)
+                remove(subscriber.id)
                 return
             }
         }
         if let completion {
-            if subscriber.deactivate() { subscriber.downstream.complete(completion) }
+            if state.withLock({ $0.leave(subscriber) }) { subscriber.downstream.complete(completion) }
         } else {
-            state.withLock { $0.admit(subscriber) }
+            let replaced = state.withLock { $0.admit(subscriber) }
+            _ = replaced  // released here, outside the lock
         }
     }
 }
 
-/// One subscriber as a subject holds it: the downstream, and whether it may still receive.
-///
-/// The flag is checked before each delivery, so a subscriber cancelled by a handler (its own
-/// or another subscriber's) gets nothing more, not even the rest of the current send.
+/// One subscriber as a subject holds it: its identity, the downstream, and a mark for the
+/// deliverer.
 ///
 /// ```swift
-/// let subscriber = SubjectSubscriber(downstream)
-/// if subscriber.isActive { _ = subscriber.downstream.receive(1) }
+/// let subscriber = SubjectSubscriber(downstream, id: 1)
+/// if !subscriber.isRemovedDuringDelivery { _ = subscriber.downstream.receive(1) }
 /// ```
 @usableFromInline
 final class SubjectSubscriber<Element, Failure: Error>: Sendable {
+    /// Unique within its subject; the subscription's cancel action removes it by this.
+    @usableFromInline let id: UInt64
     @usableFromInline let downstream: FlowSubscriber<Element, Failure>
-    @usableFromInline let active = Lock.make(true)
+    /// Set, under the subject's lock, when it is removed by the thread delivering an event
+    /// it is a recipient of (a handler cancelled it); read by that thread, without the lock,
+    /// before each delivery of that event. No other thread touches it (see
+    /// ``SubjectStateMachine/remove(_:)``), so it needs no lock of its own.
+    @exclusivity(unchecked)
+    @usableFromInline nonisolated(unsafe) var isRemovedDuringDelivery = false
 
     @usableFromInline
-    init(_ downstream: FlowSubscriber<Element, Failure>) {
+    init(_ downstream: FlowSubscriber<Element, Failure>, id: UInt64) {
         self.downstream = downstream
-    }
-
-    /// Whether it has been neither cancelled nor completed.
-    @inlinable
-    var isActive: Bool {
-        active.withLock { $0 }
-    }
-
-    /// Marks it inactive; returns whether it was active (so exactly one caller wins).
-    @inlinable
-    func deactivate() -> Bool {
-        active.withLock { active in
-            defer { active = false }
-            return active
-        }
+        self.id = id
     }
 }

@@ -123,6 +123,97 @@ struct SubjectStorageTests {
     }
 
     @Test(arguments: SubjectKind.allCases)
+    func aHandlerThatCancelsAnotherSubscriberDuringTheCompletionStopsItsCompletion(kind: SubjectKind) {
+        let subject = kind.make()
+        let victim = Box<CancellationToken?>(nil)
+        let firstFinished = Box(false)
+        subject.flow.subscribe(onValue: { _ in }, onCompletion: { _ in
+            firstFinished.value = true
+            victim.value?.cancel()
+        })
+        let victimEvents = Box<[FlowEvent<Int, Never>]>([])
+        victim.value = subject.flow.subscribe { victimEvents.value.append($0) }
+        subject.send(1)
+        subject.finish()
+        #expect(firstFinished.value)
+        #expect(victimEvents.value.filter { $0 != .value(SubjectKind.initialValue) } == [.value(1)],
+                "cancelled, on the delivering thread, before its turn for the completion")
+    }
+
+    @Test(arguments: SubjectKind.allCases)
+    func aSubscriberCancelledBeforeItsTurnInTheQueueGetsNothingAndIsReleased(kind: SubjectKind) {
+        let subject = kind.make()
+        weak var capture: Tracked?
+        let handedOver = Box<Tracked?>(nil)
+        do {
+            let tracked = Tracked()
+            capture = tracked
+            handedOver.value = tracked
+        }
+        let late = Box<[Int]>([])
+        let trigger = subject.flow.subscribe(onValue: { value in
+            guard value == 1, let tracked = handedOver.take() else { return }
+            // Subscribing from inside a delivery queues the subscription behind it.
+            let token = subject.flow.subscribe(onValue: { value in
+                _ = tracked
+                late.value.append(value)
+            })
+            token.cancel()  // before its turn: no replay, never joins
+        })
+        subject.send(1)
+        subject.send(2)
+        #expect(late.value == [])
+        #expect(capture == nil)
+        trigger.cancel()
+    }
+
+    @Test(arguments: SubjectKind.allCases)
+    func aHandlerThatCancelsItselfIsReleasedWhenTheSendReturns(kind: SubjectKind) {
+        let subject = kind.make()
+        weak var capture: Tracked?
+        let token = Box<CancellationToken?>(nil)
+        let other = FlowRecorder(subject.flow)
+        do {
+            let tracked = Tracked()
+            capture = tracked
+            token.value = subject.flow.subscribe(onValue: { value in
+                _ = tracked
+                if value == 1 { token.value?.cancel() }
+            })
+        }
+        subject.send(1)
+        #expect(capture == nil, "the subject let go of it once the delivery ended")
+        subject.send(2)
+        #expect(other.values.filter { $0 != SubjectKind.initialValue } == [1, 2])
+        other.cancel()
+    }
+
+    @Test func aCancellationFromAnotherThreadDuringADeliveryStopsEveryLaterEvent() {
+        // Contract 3: nothing after the cancellation has returned, except the event in flight.
+        // The victim is cancelled from another thread while the first subscriber's handler
+        // holds the delivery of 1; 2 is queued behind it, so it must never reach the victim.
+        let subject = PublishSubject<Int, Never>()
+        let victim = Box<CancellationToken?>(nil)
+        let first = subject.flow.subscribe(onValue: { value in
+            guard value == 1 else { return }
+            subject.send(2)  // queued behind 1
+            let cancelled = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                victim.value?.cancel()
+                cancelled.signal()
+            }
+            cancelled.wait()  // the cancellation has returned
+        })
+        let seen = Box<[Int]>([])
+        victim.value = subject.flow.subscribe(onValue: { seen.value.append($0) })
+        subject.send(1)
+        subject.send(3)
+        #expect(!seen.value.contains(2) && !seen.value.contains(3))
+        #expect(seen.value.count <= 1, "at most 1, which was in flight when it was cancelled")
+        first.cancel()
+    }
+
+    @Test(arguments: SubjectKind.allCases)
     func aHandlerThatFinishesTheSubjectEndsEverySubscriberAfterTheCurrentValue(kind: SubjectKind) {
         let subject = kind.make()
         let finishing = subject.flow.subscribe(onValue: { value in

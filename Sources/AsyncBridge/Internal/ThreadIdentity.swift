@@ -1,0 +1,41 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Bionic)
+import Bionic
+#endif
+
+/// Which thread something runs on, to tell whether a call comes from a given thread (say, the
+/// one that is delivering a subject's events, re-entrantly from inside a handler).
+///
+/// Only meaningful while that thread is alive and known to be inside the work in question:
+/// the system reuses the identity of a thread that has exited.
+///
+/// ```swift
+/// let deliverer = ThreadIdentity.current
+/// if deliverer.isCurrent { /* called back on the same thread */ }
+/// ```
+@usableFromInline
+struct ThreadIdentity: @unchecked Sendable {  // `pthread_t` is a pointer on Darwin
+    @usableFromInline let thread: pthread_t
+
+    @inlinable
+    init(thread: pthread_t) {
+        self.thread = thread
+    }
+
+    /// The calling thread.
+    @inlinable
+    static var current: ThreadIdentity {
+        ThreadIdentity(thread: pthread_self())
+    }
+
+    /// Whether the calling thread is this one.
+    @inlinable
+    var isCurrent: Bool {
+        pthread_equal(thread, pthread_self()) != 0
+    }
+}
