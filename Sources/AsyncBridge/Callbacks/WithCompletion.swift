@@ -15,7 +15,8 @@
 
 extension Future {
     /// Runs `start` as the operation of a fresh, single-consumer future and waits for it.
-    @inlinable
+    /// Inlined for the reason `outcome` is.
+    @inlinable @inline(__always)
     static func bridge(
         isolation: isolated (any Actor)?,
         _ start: (FutureCompleter<Success, Failure>) -> CancelAction?
