@@ -30,8 +30,21 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     let storage: Lock<Machine>
 
     @inlinable
-    init(work: Machine.Work?) {
-        storage = .make(Machine(work: work, reporter: .current))
+    init(operation: Machine.Operation) {
+        storage = .make(Machine(operation: operation, reporter: .current))
+    }
+
+    /// A future whose operation adapts a completion block of another shape to the completer.
+    @inlinable
+    init(work: @escaping @Sendable (FutureCompleter<Success, Failure>) -> CancelAction?) {
+        self.init(operation: .adapted(work))
+    }
+
+    /// A future without an operation, for one consumer that starts its first run at once
+    /// (``startFirstRun(inTask:startingWith:)``): what `withCompletion` uses.
+    @inlinable
+    init(startingFirstRun: Void) {
+        storage = .make(Machine(startingFirstRun: (), reporter: .current))
     }
 
     @inlinable
@@ -50,7 +63,7 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     /// ```swift
     /// let user = try await future.value
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public var value: Success {
         get async throws {
             guard let outcome = await outcome(startingWith: Future.missingOperation) else { throw CancellationError() }
@@ -70,7 +83,7 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     /// case .failure(let error): show(error)  // typed: APIError
     /// }
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public var result: Result<Success, Failure> {
         get async throws {
             switch await outcome(startingWith: Future.missingOperation) {
@@ -113,34 +126,64 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
 
     /// A consumer arrives: it gets the stored outcome, or joins the run in progress, or starts
     /// a run (outside the lock) and gets its outcome if the run completed synchronously.
-    ///
-    /// A consumer that awaits (`inTask`) and starts the run checks whether its task was
-    /// cancelled while the run was starting (the operation itself may have cancelled it); if
-    /// so it leaves at once, running the cancel action, before the run's completer is
-    /// released, so that this cancellation wins over a completion block that the operation
-    /// dropped. A later cancellation is its cancellation handler's business.
     @inlinable
     func arrive(inTask: Bool, startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?) -> Arrival {
-        switch storage.withLock({ $0.arrive() }) {
+        var operation: Machine.Operation?
+        switch storage.withLock({ $0.arrive(operation: &operation) }) {
         case .finished(let outcome):
             return .served(outcome)
         case .joining(let id, let generation):
             return .waiting(id: id, generation: generation)
-        case .starting(let id, let generation, let work):
-            let completer = FutureCompleter(self, generation: generation)
-            var started = begin(completer, work, startingWith: start)
-            if case .running = started, inTask {
-                withExtendedLifetime(completer) {
-                    guard Task.isCancelled else { return }
-                    started = storage.withLock { $0.starterLeaves(id, generation) }
-                    if case .left(let action) = started { action?() }
-                }
+        case .starting(let id, let generation):
+            return run(id, generation, operation, inTask: inTask, startingWith: start)
+        }
+    }
+
+    /// The first consumer of a future made with `init(startingFirstRun:)` starts its run.
+    @inlinable
+    func startFirstRun(inTask: Bool, startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?) -> Arrival {
+        run(1, 1, nil, inTask: inTask, startingWith: start)
+    }
+
+    /// Consumer `id` starts run `generation`, outside the lock, with the stored `operation`
+    /// or else with `start`, and records the cancel action it hands back.
+    ///
+    /// A consumer that awaits (`inTask`) checks whether its task was cancelled while the run
+    /// was starting (the operation itself may have cancelled it); if so it leaves at once,
+    /// running the cancel action, before the run's completer is released, so that this
+    /// cancellation wins over a completion block that the operation dropped. A later
+    /// cancellation is its cancellation handler's business.
+    @inlinable
+    func run(
+        _ id: UInt64,
+        _ generation: UInt64,
+        _ operation: Machine.Operation?,
+        inTask: Bool,
+        startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?
+    ) -> Arrival {
+        let completer = FutureCompleter(self, generation: generation)
+        let cancel: CancelAction?
+        // Not `operation.map { $0.start(completer) } ?? start(completer)`: a closure returned
+        // through those generic functions gets reabstraction thunks, two allocations per call.
+        if let operation {
+            cancel = operation.start(completer)
+        } else {
+            cancel = start(completer)
+        }
+        var started = storage.withLock { $0.started(generation, cancel: cancel) }
+        if case .running = started, inTask {
+            withExtendedLifetime(completer) {
+                if Task.isCancelled { started = storage.withLock { $0.starterLeaves(id, generation) } }
             }
-            switch started {
-            case .finished(let outcome): return .served(outcome)
-            case .running: return .waiting(id: id, generation: generation)
-            case .left: return .served(nil)
-            }
+        }
+        switch started {
+        case .finished(let outcome):
+            return .served(outcome)
+        case .running:
+            return .waiting(id: id, generation: generation)
+        case .left(let cancelling):
+            if cancelling { cancel?() }
+            return .served(nil)
         }
     }
 
@@ -176,27 +219,6 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
             if case .deliver(let outcome) = installation { handler(outcome) }
             return id
         }
-    }
-
-    /// Starts a run with `completer` (as its first consumer, outside the lock) and records the
-    /// cancel action it hands back.
-    @inlinable
-    func begin(
-        _ completer: FutureCompleter<Success, Failure>,
-        _ work: Machine.Work?,
-        startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?
-    ) -> Machine.Start {
-        let cancel: CancelAction?
-        // Not `work.map { $0(completer) } ?? start(completer)`: a closure returned through
-        // those generic functions gets reabstraction thunks, two allocations per call.
-        if let work {
-            cancel = work(completer)
-        } else {
-            cancel = start(completer)
-        }
-        let started = storage.withLock { $0.started(completer.generation, cancel: cancel) }
-        if case .left(let action) = started { action?() }
-        return started
     }
 
     /// The `start` of consumers that rely on the stored operation.

@@ -116,6 +116,30 @@ enum FutureConsumers<Success: Sendable, Failure: Error>: Sendable {
     }
 }
 
+/// What a `Future` runs. An operation with the `Result` shape is kept as the user gave it, so
+/// starting it allocates nothing but the completer; other shapes are adapted to the completer.
+@usableFromInline
+enum FutureOperation<Success: Sendable, Failure: Error>: Sendable {
+    case result(@Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> Void)
+    case cancellableResult(@Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction)
+    case adapted(@Sendable (FutureCompleter<Success, Failure>) -> CancelAction?)
+
+    /// Starts the operation for one run; returns its cancel action. (`consuming`: the caller's
+    /// copy is used up, rather than copied again for the call.)
+    @inlinable
+    consuming func start(_ completer: FutureCompleter<Success, Failure>) -> CancelAction? {
+        switch self {
+        case .result(let body):
+            body { completer.resolve($0) }
+            return nil
+        case .cancellableResult(let body):
+            return body { completer.resolve($0) }
+        case .adapted(let work):
+            return work(completer)
+        }
+    }
+}
+
 /// The state of a `Future`, changed only under its lock. Each event returns what to do once
 /// the lock is released.
 ///
@@ -131,7 +155,7 @@ enum FutureConsumers<Success: Sendable, Failure: Error>: Sendable {
 @usableFromInline
 struct FutureStateMachine<Success: Sendable, Failure: Error> {
     @usableFromInline
-    typealias Work = @Sendable (FutureCompleter<Success, Failure>) -> CancelAction?
+    typealias Operation = FutureOperation<Success, Failure>
 
     @usableFromInline
     enum CancelPhase {
@@ -150,16 +174,17 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
         case finished(generation: UInt64, outcome: FutureOutcome<Success, Failure>)
     }
 
-    // The results of events are enums and structs, never tuples or bare optionals of closures:
-    // those would pass through `Lock.withLock`'s generic result at the most general
-    // abstraction, and each closure would get a reabstraction thunk (two allocations).
+    // The results of events carry no closures: a closure returned through `Lock.withLock`'s
+    // generic result (bare, optional or in a tuple) gets reabstraction thunks, two allocations
+    // each, and an enum with a closure among its payloads is copied through its generic value
+    // witness. Closures leave through `inout` parameters instead.
 
     @usableFromInline
     enum Arrival {
         /// The outcome is already there.
         case finished(FutureOutcome<Success, Failure>)
-        /// The caller is the first consumer: it starts run `generation` with `work`.
-        case starting(id: UInt64, generation: UInt64, work: Work?)
+        /// The caller is the first consumer: it starts run `generation`.
+        case starting(id: UInt64, generation: UInt64)
         /// Run `generation` is in progress; the caller waits for it.
         case joining(id: UInt64, generation: UInt64)
     }
@@ -170,9 +195,9 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
         case finished(FutureOutcome<Success, Failure>)
         /// The run is in progress and holds its cancel action.
         case running
-        /// The consumer left, or every consumer left while the run was starting: the cancel
-        /// action, if any, is to run now.
-        case left(cancel: CancelAction?)
+        /// The consumer that started the run left; `cancelling`: it was the last one, so the
+        /// cancel action it handed in is to run now.
+        case left(cancelling: Bool)
     }
 
     @usableFromInline
@@ -203,10 +228,10 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
         @usableFromInline var consumers: FutureConsumers<Success, Failure>
         /// The operation, which will never run again: released outside the lock, since
         /// releasing it may run the deinitialisers of what it captured.
-        @usableFromInline var released: Work?
+        @usableFromInline var released: Operation?
 
         @inlinable
-        init(_ consumers: FutureConsumers<Success, Failure>, released: Work?) {
+        init(_ consumers: FutureConsumers<Success, Failure>, released: Operation?) {
             self.consumers = consumers
             self.released = released
         }
@@ -214,28 +239,39 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
 
     @usableFromInline var state: State = .idle
     /// The operation; released once a run has finished, since it will never run again.
-    @usableFromInline var work: Work?
+    @usableFromInline var operation: Operation?
     @usableFromInline let reporter: MisuseReporter
     @usableFromInline var generation: UInt64 = 0
     @usableFromInline var nextConsumerID: UInt64 = 0
 
     @inlinable
-    init(work: Work?, reporter: MisuseReporter) {
-        self.work = work
+    init(operation: Operation?, reporter: MisuseReporter) {
+        self.operation = operation
         self.reporter = reporter
     }
 
     @inlinable
     init(outcome: FutureOutcome<Success, Failure>) {
-        self.work = nil
+        self.operation = nil
         self.reporter = MisuseReporter.current
         self.state = .finished(generation: 0, outcome: outcome)
     }
 
-    /// A consumer arrives: serve the stored outcome, or register it (as `.arrived`) in the
-    /// current run, starting one if there is none.
+    /// The state right after `arrive` returned `.starting(id: 1, generation: 1)` to the first
+    /// consumer: a future made for one consumer that starts it at once skips that step.
     @inlinable
-    mutating func arrive() -> Arrival {
+    init(startingFirstRun: Void, reporter: MisuseReporter) {
+        self.operation = nil
+        self.reporter = reporter
+        self.generation = 1
+        self.nextConsumerID = 1
+        self.state = .running(generation: 1, cancel: .starting, consumers: .one(1, .arrived))
+    }
+
+    /// A consumer arrives: serve the stored outcome, or register it (as `.arrived`) in the
+    /// current run, starting one if there is none; the starter gets the `operation`.
+    @inlinable
+    mutating func arrive(operation start: inout Operation?) -> Arrival {
         switch state {
         case .finished(_, let outcome):
             return .finished(outcome)
@@ -243,7 +279,8 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
             nextConsumerID &+= 1
             generation &+= 1
             state = .running(generation: generation, cancel: .starting, consumers: .one(nextConsumerID, .arrived))
-            return .starting(id: nextConsumerID, generation: generation, work: work)
+            start = operation
+            return .starting(id: nextConsumerID, generation: generation)
         case .running(let running, let cancel, var consumers):
             nextConsumerID &+= 1
             state = .idle  // release the enum's reference so `consumers` is uniquely owned
@@ -269,7 +306,7 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
         case .running(_, .started, _) where generation == run:
             preconditionFailure("Internal inconsistency: a run handed back its cancel action twice")
         default:
-            return .left(cancel: action)  // every consumer left while it was starting
+            return .left(cancelling: true)  // every consumer left while it was starting
         }
     }
 
@@ -278,9 +315,8 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
     @inlinable
     mutating func starterLeaves(_ id: UInt64, _ run: UInt64) -> Start {
         if case .finished(run, let outcome) = state { return .finished(outcome) }
-        return .left(cancel: remove(id).cancel)
+        return .left(cancelling: remove(id).cancel != nil)
     }
-
     /// Consumer `id`, which arrived during run `generation`, starts listening, unless run
     /// `generation` has finished (it gets the outcome) or the consumer has left (`nil`).
     @inlinable
@@ -325,7 +361,6 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
     mutating func complete(_ run: UInt64, _ outcome: FutureOutcome<Success, Failure>) -> Completion? {
         guard case .running(run, _, let consumers) = state else { return nil }
         state = .finished(generation: run, outcome: outcome)
-        defer { work = nil }
-        return Completion(consumers, released: work)
+        return Completion(consumers, released: operation.take())
     }
 }
