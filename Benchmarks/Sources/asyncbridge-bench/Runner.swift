@@ -13,8 +13,9 @@ typealias Body = @Sendable (_ iterations: Int) async throws -> Void
 
 /// How a case compares ours with its peer.
 enum Ratio: Sendable {
-    /// The peer is the floor, the least a bridge can cost: ratio = ours / peer, at most `atMost`.
-    case overFloor(atMost: Double)
+    /// The peer is the floor, the least a bridge can cost: ratio = ours / peer, at most `atMost`
+    /// (`nil`: no target).
+    case overFloor(atMost: Double?)
     /// The peer is a competitor: ratio = peer / ours (our speed-up), at least `atLeast`.
     case speedup(atLeast: Double?)
 }
@@ -190,7 +191,8 @@ struct Row {
     var targetText: String {
         var parts: [String] = []
         switch benchmark.ratio {
-        case .overFloor(let most): parts.append("ours <= \(fixed(most, 1))x floor")
+        case .overFloor(let most?): parts.append("ours <= \(fixed(most, 1))x floor")
+        case .overFloor(nil): break
         case .speedup(let least?): parts.append(">= \(fixed(least, 0))x faster")
         case .speedup(nil): break
         }
@@ -202,7 +204,8 @@ struct Row {
     var met: Bool? {
         var checks: [Bool] = []
         switch benchmark.ratio {
-        case .overFloor(let most): checks.append(ratio <= most)
+        case .overFloor(let most?): checks.append(ratio <= most)
+        case .overFloor(nil): break
         case .speedup(let least?): checks.append(ratio >= least)
         case .speedup(nil): break
         }
