@@ -66,7 +66,7 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     @inlinable @inline(__always)
     public var value: Success {
         get async throws {
-            guard let outcome = await outcome(startingWith: Future.missingOperation) else { throw CancellationError() }
+            guard let outcome = await outcome() else { throw CancellationError() }
             return try outcome.get()
         }
     }
@@ -86,7 +86,7 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     @inlinable @inline(__always)
     public var result: Result<Success, Failure> {
         get async throws {
-            switch await outcome(startingWith: Future.missingOperation) {
+            switch await outcome() {
             case .success(let value): return .success(value)
             case .failure(let error): return .failure(error)
             case .broken(let error): throw error
@@ -97,19 +97,14 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
 
     // MARK: Internals
 
-    /// Waits as one consumer; `nil` means the waiting task was cancelled. `start` is used when
-    /// this future has no stored operation (the direct `withCompletion` helpers), on the
-    /// caller's actor.
+    /// Waits as one consumer; `nil` means the waiting task was cancelled.
     ///
     /// Inlined into every caller so that a consumer served without waiting (the future had
     /// finished, or its run completed synchronously) makes no async call: each would cost a
-    /// hop to `isolation` and one back.
+    /// hop to the callee's executor and one back.
     @inlinable @inline(__always)
-    func outcome(
-        isolation: isolated (any Actor)? = #isolation,
-        startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?
-    ) async -> FutureOutcome<Success, Failure>? {
-        switch arrive(inTask: true, startingWith: start) {
+    func outcome() async -> FutureOutcome<Success, Failure>? {
+        switch arrive(inTask: true, startingWith: Future.missingOperation) {
         case .served(let outcome): return outcome
         case .waiting(let id, let generation): return await wait(id, generation)
         }
@@ -146,7 +141,8 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     }
 
     /// Consumer `id` starts run `generation`, outside the lock, with the stored `operation`
-    /// or else with `start`, and records the cancel action it hands back.
+    /// or else with `start` (the operation of `withCompletion`'s futures, which run on the
+    /// caller's actor), and records the cancel action it hands back.
     ///
     /// A consumer that awaits (`inTask`) checks whether its task was cancelled while the run
     /// was starting (the operation itself may have cancelled it); if so it leaves at once,
@@ -170,11 +166,10 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
         } else {
             cancel = start(completer)
         }
-        var started = storage.withLock { $0.started(generation, cancel: cancel) }
-        if case .running = started, inTask {
-            withExtendedLifetime(completer) {
-                if Task.isCancelled { started = storage.withLock { $0.starterLeaves(id, generation) } }
-            }
+        let started = withExtendedLifetime(completer) { () -> Machine.Start in
+            let started = storage.withLock { $0.started(generation, cancel: cancel) }
+            guard case .running = started, inTask, Task.isCancelled else { return started }
+            return storage.withLock { $0.starterLeaves(id, generation) }
         }
         switch started {
         case .finished(let outcome):

@@ -124,10 +124,9 @@ enum FutureOperation<Success: Sendable, Failure: Error>: Sendable {
     case cancellableResult(@Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction)
     case adapted(@Sendable (FutureCompleter<Success, Failure>) -> CancelAction?)
 
-    /// Starts the operation for one run; returns its cancel action. (`consuming`: the caller's
-    /// copy is used up, rather than copied again for the call.)
+    /// Starts the operation for one run; returns its cancel action.
     @inlinable
-    consuming func start(_ completer: FutureCompleter<Success, Failure>) -> CancelAction? {
+    func start(_ completer: FutureCompleter<Success, Failure>) -> CancelAction? {
         switch self {
         case .result(let body):
             body { completer.resolve($0) }
