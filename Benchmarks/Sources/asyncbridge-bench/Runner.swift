@@ -13,8 +13,9 @@ typealias Body = @Sendable (_ iterations: Int) async throws -> Void
 
 /// How a case compares ours with its peer.
 enum Ratio: Sendable {
-    /// The peer is the floor, the least a bridge can cost: ratio = ours / peer, at most `atMost`.
-    case overFloor(atMost: Double)
+    /// The peer is the floor, the least a bridge can cost: ratio = ours / peer, at most `atMost`
+    /// (`nil`: no target).
+    case overFloor(atMost: Double?)
     /// The peer is a competitor: ratio = peer / ours (our speed-up), at least `atLeast`.
     case speedup(atLeast: Double?)
 }
@@ -51,16 +52,34 @@ func blackHole(_ value: Int) { blackHoleTotal &+= value }
 
 // MARK: Options
 
+/// Which side of a case `--profile` runs.
+enum Side: String, Sendable {
+    case ours, peer
+}
+
 struct Options: Sendable {
     var jsonPath: String?
     var filter: String?
+    /// `--profile SIDE` runs that side of the selected cases `iterations` times, untimed.
+    var profile: Side?
+    var iterations = 10_000
 
     static func parse(_ arguments: [String]) -> Options {
         var options = Options()
         var rest = arguments[...]
         while let argument = rest.popFirst() {
-            guard let value = rest.popFirst(), argument == "--json" || argument == "--filter" else { usage() }
-            if argument == "--json" { options.jsonPath = value } else { options.filter = value }
+            guard let value = rest.popFirst() else { usage() }
+            switch argument {
+            case "--json": options.jsonPath = value
+            case "--filter": options.filter = value
+            case "--profile":
+                guard let side = Side(rawValue: value) else { usage() }
+                options.profile = side
+            case "--iterations":
+                guard let count = Int(value), count >= 0 else { usage() }
+                options.iterations = count
+            default: usage()
+            }
         }
         return options
     }
@@ -68,7 +87,7 @@ struct Options: Sendable {
 
 func usage() -> Never {
     let ids = benchmarkCases.map(\.id).joined(separator: ", ")
-    printError("usage: asyncbridge-bench [--json PATH] [--filter ID]\ncases: \(ids)")
+    printError("usage: asyncbridge-bench [--json PATH] [--filter ID] [--profile ours|peer [--iterations N]]\ncases: \(ids)")
     exit(2)
 }
 
@@ -172,7 +191,8 @@ struct Row {
     var targetText: String {
         var parts: [String] = []
         switch benchmark.ratio {
-        case .overFloor(let most): parts.append("ours <= \(fixed(most, 1))x floor")
+        case .overFloor(let most?): parts.append("ours <= \(fixed(most, 1))x floor")
+        case .overFloor(nil): break
         case .speedup(let least?): parts.append(">= \(fixed(least, 0))x faster")
         case .speedup(nil): break
         }
@@ -184,7 +204,8 @@ struct Row {
     var met: Bool? {
         var checks: [Bool] = []
         switch benchmark.ratio {
-        case .overFloor(let most): checks.append(ratio <= most)
+        case .overFloor(let most?): checks.append(ratio <= most)
+        case .overFloor(nil): break
         case .speedup(let least?): checks.append(ratio >= least)
         case .speedup(nil): break
         }
@@ -259,6 +280,19 @@ func runBenchmarks(_ options: Options) async {
     #endif
     let selected = benchmarkCases.filter { options.filter == nil || $0.id == options.filter }
     if selected.isEmpty { usage() }
+
+    if let side = options.profile {
+        // For callgrind: the same work at two iteration counts; the difference is per-operation.
+        do {
+            for benchmark in selected {
+                try await (side == .ours ? benchmark.ours : benchmark.peerBody)(options.iterations)
+            }
+        } catch {
+            printError("benchmark failed: \(error)")
+            exit(1)
+        }
+        return
+    }
 
     let counting = malloc_counter_is_active() && mallocCounterSanityCheck()
     if !counting { printError("allocations are not counted on this platform") }

@@ -4,6 +4,9 @@
 //
 //   --json PATH   also write the results as a JSON array to PATH
 //   --filter ID   run only the case with this id (see Cases.swift)
+//   --profile ours|peer [--iterations N]
+//                 run that side of the selected cases N times (default 10000), untimed, for
+//                 callgrind (see README.md)
 //
 // The entry point is synchronous on purpose: the benchmarks run in a detached task, inside
 // nonisolated async functions, while the main thread waits on a semaphore. Awaiting from

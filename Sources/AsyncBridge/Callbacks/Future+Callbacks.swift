@@ -21,10 +21,7 @@ extension Future {
     /// ```
     @inlinable
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> Void) {
-        self.init(work: { completer in
-            body { completer.resolve($0) }
-            return nil
-        })
+        self.init(operation: .result(body))
     }
 
     /// Wraps a cancellable `(Result<Success, Failure>) -> Void` completion-block API: the
@@ -38,7 +35,7 @@ extension Future {
     /// ```
     @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction) {
-        self.init(work: { completer in body { completer.resolve($0) } })
+        self.init(operation: .cancellableResult(body))
     }
 }
 

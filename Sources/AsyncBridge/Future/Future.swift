@@ -30,8 +30,21 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     let storage: Lock<Machine>
 
     @inlinable
-    init(work: Machine.Work?) {
-        storage = .make(Machine(work: work, reporter: .current))
+    init(operation: Machine.Operation) {
+        storage = .make(Machine(operation: operation, reporter: .current))
+    }
+
+    /// A future whose operation adapts a completion block of another shape to the completer.
+    @inlinable
+    init(work: @escaping @Sendable (FutureCompleter<Success, Failure>) -> CancelAction?) {
+        self.init(operation: .adapted(work))
+    }
+
+    /// A future without an operation, for one consumer that starts its first run at once
+    /// (``startFirstRun(inTask:startingWith:)``): what `withCompletion` uses.
+    @inlinable
+    init(startingFirstRun: Void) {
+        storage = .make(Machine(startingFirstRun: (), reporter: .current))
     }
 
     @inlinable
@@ -50,10 +63,10 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     /// ```swift
     /// let user = try await future.value
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public var value: Success {
         get async throws {
-            guard let outcome = await outcome(startingWith: Future.missingOperation) else { throw CancellationError() }
+            guard let outcome = await outcome() else { throw CancellationError() }
             return try outcome.get()
         }
     }
@@ -70,10 +83,10 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     /// case .failure(let error): show(error)  // typed: APIError
     /// }
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public var result: Result<Success, Failure> {
         get async throws {
-            switch await outcome(startingWith: Future.missingOperation) {
+            switch await outcome() {
             case .success(let value): return .success(value)
             case .failure(let error): return .failure(error)
             case .broken(let error): throw error
@@ -84,61 +97,122 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
 
     // MARK: Internals
 
-    /// Waits as one consumer; `nil` means the waiting task was cancelled. `start` is used when
-    /// this future has no stored operation (the direct `withCompletion` helpers), on the
-    /// caller's actor.
-    @inlinable
-    func outcome(
-        isolation: isolated (any Actor)? = #isolation,
-        startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?
-    ) async -> FutureOutcome<Success, Failure>? {
-        let id: UInt64
-        switch storage.withLock({ $0.admit() }) {
-        case .finished(let outcome): return outcome
-        case .admitted(let admitted): id = admitted
+    /// Waits as one consumer; `nil` means the waiting task was cancelled.
+    ///
+    /// Inlined into every caller so that a consumer served without waiting (the future had
+    /// finished, or its run completed synchronously) makes no async call: each would cost a
+    /// hop to the callee's executor and one back.
+    @inlinable @inline(__always)
+    func outcome() async -> FutureOutcome<Success, Failure>? {
+        switch arrive(inTask: true, startingWith: Future.missingOperation) {
+        case .served(let outcome): return outcome
+        case .waiting(let id, let generation): return await wait(id, generation)
         }
-        return await withTaskCancellationHandler {
-            _ = isolation  // capturing it keeps this closure, and so `start`, on the caller's actor
+    }
+
+    /// How a consumer's arrival went.
+    @usableFromInline
+    enum Arrival {
+        /// It has its outcome (`nil`: it left) without waiting.
+        case served(FutureOutcome<Success, Failure>?)
+        /// It waits for run `generation` as consumer `id`.
+        case waiting(id: UInt64, generation: UInt64)
+    }
+
+    /// A consumer arrives: it gets the stored outcome, or joins the run in progress, or starts
+    /// a run (outside the lock) and gets its outcome if the run completed synchronously.
+    @inlinable
+    func arrive(inTask: Bool, startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?) -> Arrival {
+        var operation: Machine.Operation?
+        switch storage.withLock({ $0.arrive(operation: &operation) }) {
+        case .finished(let outcome):
+            return .served(outcome)
+        case .joining(let id, let generation):
+            return .waiting(id: id, generation: generation)
+        case .starting(let id, let generation):
+            return run(id, generation, operation, inTask: inTask, startingWith: start)
+        }
+    }
+
+    /// The first consumer of a future made with `init(startingFirstRun:)` starts its run.
+    @inlinable
+    func startFirstRun(inTask: Bool, startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?) -> Arrival {
+        run(1, 1, nil, inTask: inTask, startingWith: start)
+    }
+
+    /// Consumer `id` starts run `generation`, outside the lock, with the stored `operation`
+    /// or else with `start` (the operation of `withCompletion`'s futures, which run on the
+    /// caller's actor), and records the cancel action it hands back.
+    ///
+    /// A consumer that awaits (`inTask`) checks whether its task was cancelled while the run
+    /// was starting (the operation itself may have cancelled it); if so it leaves at once,
+    /// running the cancel action, before the run's completer is released, so that this
+    /// cancellation wins over a completion block that the operation dropped. A later
+    /// cancellation is its cancellation handler's business.
+    @inlinable
+    func run(
+        _ id: UInt64,
+        _ generation: UInt64,
+        _ operation: Machine.Operation?,
+        inTask: Bool,
+        startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?
+    ) -> Arrival {
+        let completer = FutureCompleter(self, generation: generation)
+        let cancel: CancelAction?
+        // Not `operation.map { $0.start(completer) } ?? start(completer)`: a closure returned
+        // through those generic functions gets reabstraction thunks, two allocations per call.
+        if let operation {
+            cancel = operation.start(completer)
+        } else {
+            cancel = start(completer)
+        }
+        let started = withExtendedLifetime(completer) { () -> Machine.Start in
+            let started = storage.withLock { $0.started(generation, cancel: cancel) }
+            guard case .running = started, inTask, Task.isCancelled else { return started }
+            return storage.withLock { $0.starterLeaves(id, generation) }
+        }
+        switch started {
+        case .finished(let outcome):
+            return .served(outcome)
+        case .running:
+            return .waiting(id: id, generation: generation)
+        case .left(let cancelling):
+            if cancelling { cancel?() }
+            return .served(nil)
+        }
+    }
+
+    /// Waits as consumer `id` until run `generation` finishes or the task is cancelled.
+    @inlinable
+    func wait(
+        _ id: UInt64,
+        _ generation: UInt64,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> FutureOutcome<Success, Failure>? {
+        await withTaskCancellationHandler {
+            _ = isolation  // capturing it keeps this closure on the caller's actor
             return await withUnsafeContinuation { continuation in
-                add(id, .continuation(continuation), startingWith: start)
-                // A cancellation that arrived before `add` found nothing to remove.
-                if Task.isCancelled { remove(id) }
+                if case .deliver(let outcome) = storage.withLock({ $0.install(id, generation, .continuation(continuation)) }) {
+                    continuation.resume(returning: outcome)
+                }
             }
         } onCancel: {
             remove(id)
         }
     }
 
-    /// Registers a handler consumer; returns its id for `remove`.
+    /// Registers a handler consumer; returns its id for `remove`, or `nil` when the handler
+    /// was called at once.
     @inlinable
     func subscribe(_ handler: @escaping @Sendable (FutureOutcome<Success, Failure>?) -> Void) -> UInt64? {
-        switch storage.withLock({ $0.admit() }) {
-        case .finished(let outcome):
+        switch arrive(inTask: false, startingWith: Future.missingOperation) {
+        case .served(let outcome):
             handler(outcome)
             return nil
-        case .admitted(let id):
-            add(id, .handler(handler), startingWith: Future.missingOperation)
+        case .waiting(let id, let generation):
+            let installation = storage.withLock { $0.install(id, generation, .handler(handler)) }
+            if case .deliver(let outcome) = installation { handler(outcome) }
             return id
-        }
-    }
-
-    @inlinable
-    func add(
-        _ id: UInt64,
-        _ consumer: FutureConsumer<Success, Failure>,
-        startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?
-    ) {
-        switch storage.withLock({ $0.add(id, consumer) }) {
-        case .none:
-            break
-        case .deliver(let outcome):
-            consumer.deliver(outcome)
-        case .start(let generation, let work):
-            let completer = FutureCompleter(self, generation: generation)
-            let cancel = work.map { $0(completer) } ?? start(completer)
-            if let action = storage.withLock({ $0.workReturned(generation, cancel: cancel) }) {
-                action()
-            }
         }
     }
 
@@ -151,9 +225,9 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     /// A consumer leaves: runs the cancel action if it was the last, then tells the consumer.
     @inlinable
     func remove(_ id: UInt64) {
-        let (consumer, cancel) = storage.withLock { $0.remove(id) }
-        cancel?()
-        consumer?.deliver(nil)
+        let departure = storage.withLock { $0.remove(id) }
+        departure.cancel?()
+        departure.consumer?.deliver(nil)
     }
 }
 
@@ -165,27 +239,27 @@ final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Senda
     @usableFromInline typealias Machine = FutureStateMachine<Success, Failure>
     @usableFromInline let future: Future<Success, Failure>
     @usableFromInline let generation: UInt64
-    /// Guarded by the future's lock.
-    @usableFromInline var called = false
+    /// The future's mutex, for the deinitialiser's fast path.
+    @usableFromInline let mutex: LockMutex
+    /// Guarded by the future's lock, hence unchecked: a dynamic exclusivity check would cost
+    /// more than the lock.
+    @exclusivity(unchecked) @usableFromInline var called = false
 
     @inlinable
     init(_ future: Future<Success, Failure>, generation: UInt64) {
         self.future = future
         self.generation = generation
+        self.mutex = future.storage.mutex
     }
 
     /// Delivers the run's outcome; a second call is ignored and reported.
     @inlinable
     func complete(_ outcome: FutureOutcome<Success, Failure>) {
-        let finished: (consumers: FutureConsumers<Success, Failure>, released: Machine.Work?)?
-        let reporter: MisuseReporter?
-        (finished, reporter) = future.storage.withLock { machine in
-            if called { return (nil, machine.reporter) }
-            called = true
-            return (machine.complete(generation, outcome), nil)
+        switch call(outcome) {
+        case .first(let completion?, _): completion.consumers.deliver(outcome)
+        case .first(nil, _): break
+        case .again(let reporter): reporter.report(.completionCalledMoreThanOnce)
         }
-        reporter?.report(.completionCalledMoreThanOnce)
-        finished?.consumers.deliver(outcome)
     }
 
     /// Delivers a `Result`: what completion blocks of every shape end up calling.
@@ -194,18 +268,43 @@ final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Senda
         complete(FutureOutcome(result))
     }
 
+    /// What a call of the completion did.
+    @usableFromInline
+    enum Call {
+        /// The first call: what the future's run had to do (`nil` if it had been abandoned).
+        case first(Machine.Completion?, MisuseReporter)
+        /// A later call.
+        case again(MisuseReporter)
+    }
+
+    /// Records a call of the completion, under the future's lock.
+    @inlinable
+    func call(_ outcome: FutureOutcome<Success, Failure>) -> Call {
+        future.storage.withLock { machine -> Call in
+            if called { return .again(machine.reporter) }
+            called = true
+            return .first(machine.complete(generation, outcome), machine.reporter)
+        }
+    }
+
+    // A generic class's deinitialiser is compiled unspecialised, where every use of a generic
+    // type costs a metadata lookup. The common case (the completion was called) only reads the
+    // flag under the future's mutex, which is not generic; the rest is a method of its own.
     @inlinable
     deinit {
+        mutex.lock()
+        let wasCalled = called
+        mutex.unlock()
+        if !wasCalled { completionNeverCalled() }
+    }
+
+    /// The completion was released without being called: the run ends with
+    /// ``AsyncBridgeError/completionNeverCalled``, reported, unless it had ended already.
+    @usableFromInline
+    func completionNeverCalled() {
         let outcome = FutureOutcome<Success, Failure>.broken(.completionNeverCalled)
-        let finished: (consumers: FutureConsumers<Success, Failure>, released: Machine.Work?)?
-        let reporter: MisuseReporter?
-        (finished, reporter) = future.storage.withLock { machine in
-            if called { return (nil, nil) }
-            called = true
-            guard let finished = machine.complete(generation, outcome) else { return (nil, nil) }
-            return (finished, machine.reporter)
-        }
-        reporter?.report(.completionNeverCalled)
-        finished?.consumers.deliver(outcome)
+        guard case .first(let completion?, let reporter) = call(outcome) else { return }
+        reporter.report(.completionNeverCalled)
+        completion.consumers.deliver(outcome)
     }
 }

@@ -41,12 +41,17 @@ enum FutureOutcome<Success: Sendable, Failure: Error>: Sendable {
 /// `nil` delivered to a consumer means "you were cancelled".
 @usableFromInline
 enum FutureConsumer<Success: Sendable, Failure: Error>: Sendable {
+    /// A consumer that has arrived but is not listening yet (it may be starting the run, or
+    /// about to suspend). It counts as waiting: the run is not abandoned while it is there.
+    /// It takes the outcome from the state when it installs its listener.
+    case arrived
     case continuation(UnsafeContinuation<FutureOutcome<Success, Failure>?, Never>)
     case handler(@Sendable (FutureOutcome<Success, Failure>?) -> Void)
 
     @inlinable
     func deliver(_ outcome: FutureOutcome<Success, Failure>?) {
         switch self {
+        case .arrived: break
         case .continuation(let continuation): continuation.resume(returning: outcome)
         case .handler(let handler): handler(outcome)
         }
@@ -67,6 +72,23 @@ enum FutureConsumers<Success: Sendable, Failure: Error>: Sendable {
             self = .one(0, consumer)  // drop the array's other reference before appending
             all.append((id, consumer))
             self = .many(all)
+        }
+    }
+
+    /// Puts `consumer` in the place of `id`; returns whether `id` was there.
+    @inlinable
+    mutating func replace(_ id: UInt64, with consumer: FutureConsumer<Success, Failure>) -> Bool {
+        switch self {
+        case .one(let onlyID, _):
+            guard onlyID == id else { return false }
+            self = .one(id, consumer)
+            return true
+        case .many(var all):
+            guard let index = all.firstIndex(where: { $0.0 == id }) else { return false }
+            self = .one(0, consumer)  // drop the array's other reference before changing it
+            all[index].1 = consumer
+            self = .many(all)
+            return true
         }
     }
 
@@ -94,6 +116,29 @@ enum FutureConsumers<Success: Sendable, Failure: Error>: Sendable {
     }
 }
 
+/// What a `Future` runs. An operation with the `Result` shape is kept as the user gave it, so
+/// starting it allocates nothing but the completer; other shapes are adapted to the completer.
+@usableFromInline
+enum FutureOperation<Success: Sendable, Failure: Error>: Sendable {
+    case result(@Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> Void)
+    case cancellableResult(@Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction)
+    case adapted(@Sendable (FutureCompleter<Success, Failure>) -> CancelAction?)
+
+    /// Starts the operation for one run; returns its cancel action.
+    @inlinable
+    func start(_ completer: FutureCompleter<Success, Failure>) -> CancelAction? {
+        switch self {
+        case .result(let body):
+            body { completer.resolve($0) }
+            return nil
+        case .cancellableResult(let body):
+            return body { completer.resolve($0) }
+        case .adapted(let work):
+            return work(completer)
+        }
+    }
+}
+
 /// The state of a `Future`, changed only under its lock. Each event returns what to do once
 /// the lock is released.
 ///
@@ -102,10 +147,14 @@ enum FutureConsumers<Success: Sendable, Failure: Error>: Sendable {
 ///   ▲                          │
 ///   └──last consumer leaves────┘   (the run's cancel action runs, now or when handed back)
 /// ```
+///
+/// A consumer arrives (`arrive`), which may make it the one that starts the run; it then
+/// either has its outcome (the run completed synchronously, or had finished) or installs its
+/// listener (`install`), unless it left (`remove`) in between.
 @usableFromInline
 struct FutureStateMachine<Success: Sendable, Failure: Error> {
     @usableFromInline
-    typealias Work = @Sendable (FutureCompleter<Success, Failure>) -> CancelAction?
+    typealias Operation = FutureOperation<Success, Failure>
 
     @usableFromInline
     enum CancelPhase {
@@ -124,112 +173,193 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
         case finished(generation: UInt64, outcome: FutureOutcome<Success, Failure>)
     }
 
+    // The results of events carry no closures: a closure returned through `Lock.withLock`'s
+    // generic result (bare, optional or in a tuple) gets reabstraction thunks, two allocations
+    // each, and an enum with a closure among its payloads is copied through its generic value
+    // witness. Closures leave through `inout` parameters instead.
+
     @usableFromInline
-    enum Admission {
+    enum Arrival {
+        /// The outcome is already there.
         case finished(FutureOutcome<Success, Failure>)
-        case admitted(id: UInt64)
+        /// The caller is the first consumer: it starts run `generation`.
+        case starting(id: UInt64, generation: UInt64)
+        /// Run `generation` is in progress; the caller waits for it.
+        case joining(id: UInt64, generation: UInt64)
     }
 
     @usableFromInline
-    enum AddAction {
-        case none
-        case deliver(FutureOutcome<Success, Failure>)
-        case start(generation: UInt64, work: Work?)
+    enum Start {
+        /// The run completed while starting.
+        case finished(FutureOutcome<Success, Failure>)
+        /// The run is in progress and holds its cancel action.
+        case running
+        /// The consumer that started the run left; `cancelling`: it was the last one, so the
+        /// cancel action it handed in is to run now.
+        case left(cancelling: Bool)
+    }
+
+    @usableFromInline
+    enum Installation {
+        /// The consumer is listening: it will be told.
+        case listening
+        /// The consumer is to be told at once: the outcome, or `nil` when it had left.
+        case deliver(FutureOutcome<Success, Failure>?)
+    }
+
+    @usableFromInline
+    struct Departure {
+        /// The consumer that left, to be told it was cancelled.
+        @usableFromInline var consumer: FutureConsumer<Success, Failure>?
+        /// The cancel action, when the consumer was the last one.
+        @usableFromInline var cancel: CancelAction?
+
+        @inlinable
+        init(_ consumer: FutureConsumer<Success, Failure>?, cancel: CancelAction?) {
+            self.consumer = consumer
+            self.cancel = cancel
+        }
+    }
+
+    @usableFromInline
+    struct Completion {
+        /// The consumers to resume.
+        @usableFromInline var consumers: FutureConsumers<Success, Failure>
+        /// The operation, which will never run again: released outside the lock, since
+        /// releasing it may run the deinitialisers of what it captured.
+        @usableFromInline var released: Operation?
+
+        @inlinable
+        init(_ consumers: FutureConsumers<Success, Failure>, released: Operation?) {
+            self.consumers = consumers
+            self.released = released
+        }
     }
 
     @usableFromInline var state: State = .idle
     /// The operation; released once a run has finished, since it will never run again.
-    @usableFromInline var work: Work?
+    @usableFromInline var operation: Operation?
     @usableFromInline let reporter: MisuseReporter
     @usableFromInline var generation: UInt64 = 0
     @usableFromInline var nextConsumerID: UInt64 = 0
 
     @inlinable
-    init(work: Work?, reporter: MisuseReporter) {
-        self.work = work
+    init(operation: Operation?, reporter: MisuseReporter) {
+        self.operation = operation
         self.reporter = reporter
     }
 
     @inlinable
     init(outcome: FutureOutcome<Success, Failure>) {
-        self.work = nil
+        self.operation = nil
         self.reporter = MisuseReporter.current
         self.state = .finished(generation: 0, outcome: outcome)
     }
 
-    /// A consumer is about to wait: serve the stored outcome, or hand out an id.
+    /// The state right after `arrive` returned `.starting(id: 1, generation: 1)` to the first
+    /// consumer: a future made for one consumer that starts it at once skips that step.
     @inlinable
-    mutating func admit() -> Admission {
-        if case .finished(_, let outcome) = state { return .finished(outcome) }
-        nextConsumerID &+= 1
-        return .admitted(id: nextConsumerID)
+    init(startingFirstRun: Void, reporter: MisuseReporter) {
+        self.operation = nil
+        self.reporter = reporter
+        self.generation = 1
+        self.nextConsumerID = 1
+        self.state = .running(generation: 1, cancel: .starting, consumers: .one(1, .arrived))
     }
 
+    /// A consumer arrives: serve the stored outcome, or register it (as `.arrived`) in the
+    /// current run, starting one if there is none; the starter gets the `operation`.
     @inlinable
-    mutating func add(_ id: UInt64, _ consumer: FutureConsumer<Success, Failure>) -> AddAction {
+    mutating func arrive(operation start: inout Operation?) -> Arrival {
         switch state {
-        case .idle:
-            generation &+= 1
-            state = .running(generation: generation, cancel: .starting, consumers: .one(id, consumer))
-            return .start(generation: generation, work: work)
-        case .running(let running, let cancel, var consumers):
-            state = .idle  // release the enum's reference so `consumers` is uniquely owned
-            consumers.append(id, consumer)
-            state = .running(generation: running, cancel: cancel, consumers: consumers)
-            return .none
         case .finished(_, let outcome):
+            return .finished(outcome)
+        case .idle:
+            nextConsumerID &+= 1
+            generation &+= 1
+            state = .running(generation: generation, cancel: .starting, consumers: .one(nextConsumerID, .arrived))
+            start = operation
+            return .starting(id: nextConsumerID, generation: generation)
+        case .running(let running, let cancel, var consumers):
+            nextConsumerID &+= 1
+            state = .idle  // release the enum's reference so `consumers` is uniquely owned
+            consumers.append(nextConsumerID, .arrived)
+            state = .running(generation: running, cancel: cancel, consumers: consumers)
+            return .joining(id: nextConsumerID, generation: running)
+        }
+    }
+
+    /// The operation of run `generation` handed back its cancel action.
+    ///
+    /// The consumer that started the run is still there (`.arrived`), so the run cannot have
+    /// been abandoned; `.left` only keeps the latch of the cancel action honest should that
+    /// change.
+    @inlinable
+    mutating func started(_ run: UInt64, cancel action: CancelAction?) -> Start {
+        switch state {
+        case .running(run, .starting, let consumers):
+            state = .running(generation: run, cancel: .started(action), consumers: consumers)
+            return .running
+        case .finished(run, let outcome):
+            return .finished(outcome)  // it completed while starting: never cancel after completion
+        case .running(_, .started, _) where generation == run:
+            preconditionFailure("Internal inconsistency: a run handed back its cancel action twice")
+        default:
+            return .left(cancelling: true)  // every consumer left while it was starting
+        }
+    }
+
+    /// The consumer that started run `generation` leaves before listening (its task was
+    /// cancelled while the run was starting), unless the run has finished.
+    @inlinable
+    mutating func starterLeaves(_ id: UInt64, _ run: UInt64) -> Start {
+        if case .finished(run, let outcome) = state { return .finished(outcome) }
+        return .left(cancelling: remove(id).cancel != nil)
+    }
+    /// Consumer `id`, which arrived during run `generation`, starts listening, unless run
+    /// `generation` has finished (it gets the outcome) or the consumer has left (`nil`).
+    @inlinable
+    mutating func install(_ id: UInt64, _ run: UInt64, _ consumer: FutureConsumer<Success, Failure>) -> Installation {
+        switch state {
+        case .running(run, let cancel, var consumers):
+            state = .idle  // release the enum's reference so `consumers` is uniquely owned
+            let present = consumers.replace(id, with: consumer)
+            state = .running(generation: run, cancel: cancel, consumers: consumers)
+            return present ? .listening : .deliver(nil)
+        case .finished(run, let outcome):
             return .deliver(outcome)
+        default:
+            return .deliver(nil)
         }
     }
 
     /// A consumer leaves. Returns it (to be told it was cancelled) and, when it was the last
     /// one, the cancel action to run.
     @inlinable
-    mutating func remove(_ id: UInt64) -> (FutureConsumer<Success, Failure>?, CancelAction?) {
-        guard case .running(let running, let cancel, var consumers) = state else { return (nil, nil) }
+    mutating func remove(_ id: UInt64) -> Departure {
+        guard case .running(let running, let cancel, var consumers) = state else { return Departure(nil, cancel: nil) }
         state = .idle
         let (removed, isEmpty) = consumers.remove(id)
         guard removed != nil else {
             state = .running(generation: running, cancel: cancel, consumers: consumers)
-            return (nil, nil)
+            return Departure(nil, cancel: nil)
         }
         guard isEmpty else {
             state = .running(generation: running, cancel: cancel, consumers: consumers)
-            return (removed, nil)
+            return Departure(removed, cancel: nil)
         }
         // The last consumer left: the run is abandoned and the future is idle again.
-        // If the operation has not handed back its cancel action yet, `workReturned` runs it.
-        if case .started(let action) = cancel { return (removed, action) }
-        return (removed, nil)
+        // If the operation has not handed back its cancel action yet, `started` returns it.
+        if case .started(let action) = cancel { return Departure(removed, cancel: action) }
+        return Departure(removed, cancel: nil)
     }
 
-    /// The operation of run `generation` handed back its cancel action. Returns it when it must
-    /// run now: the run was cancelled while the operation was starting (the cancellation latch).
+    /// Run `generation` delivered `outcome`. Returns the consumers to resume and the operation
+    /// to release; `nil` when the run had already been abandoned.
     @inlinable
-    mutating func workReturned(_ run: UInt64, cancel action: CancelAction?) -> CancelAction? {
-        switch state {
-        case .running(run, .starting, let consumers):
-            state = .running(generation: run, cancel: .started(action), consumers: consumers)
-            return nil
-        case .finished(run, _):
-            return nil  // it completed while starting: never cancel after completion
-        case .running(_, .started, _) where generation == run:
-            preconditionFailure("Internal inconsistency: a run handed back its cancel action twice")
-        default:
-            return action  // the run was cancelled while starting
-        }
-    }
-
-    /// Run `generation` delivered `outcome`. Returns the consumers to resume and the operation,
-    /// which will never run again (to be released outside the lock: releasing it may run the
-    /// deinitialisers of what it captured); `nil` when the run had already been cancelled.
-    @inlinable
-    mutating func complete(
-        _ run: UInt64, _ outcome: FutureOutcome<Success, Failure>
-    ) -> (consumers: FutureConsumers<Success, Failure>, released: Work?)? {
+    mutating func complete(_ run: UInt64, _ outcome: FutureOutcome<Success, Failure>) -> Completion? {
         guard case .running(run, _, let consumers) = state else { return nil }
         state = .finished(generation: run, outcome: outcome)
-        defer { work = nil }
-        return (consumers, work)
+        return Completion(consumers, released: operation.take())
     }
 }

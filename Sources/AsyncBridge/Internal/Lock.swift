@@ -29,9 +29,9 @@ struct Lock<State>: @unchecked Sendable {
     @usableFromInline
     let buffer: LockBuffer<State>
 
-    /// Creates a lock guarding `initial`.
+    /// Creates a lock guarding `initial`, which is built in place.
     @inlinable
-    static func make(_ initial: State) -> Lock<State> {
+    static func make(_ initial: @autoclosure () -> State) -> Lock<State> {
         Lock(buffer: LockBuffer.make(initial))
     }
 
@@ -51,14 +51,44 @@ struct Lock<State>: @unchecked Sendable {
             return try body(&state.pointee)
         }
     }
+
+    /// The bare mutex, valid while this lock is alive. For code that the compiler cannot
+    /// specialise (the deinitialiser of a generic class): taking it costs no generic metadata.
+    @inlinable
+    var mutex: LockMutex {
+        LockMutex(buffer.withUnsafeMutablePointerToElements { $0 })
+    }
+}
+
+/// The mutex of a ``Lock`` on its own: non-generic, so it costs the same in unspecialised
+/// code. Whoever holds one keeps the lock alive and pairs each `lock()` with an `unlock()`.
+@usableFromInline
+struct LockMutex: @unchecked Sendable {
+    @usableFromInline
+    let pointer: UnsafeMutablePointer<pthread_mutex_t>
+
+    @inlinable
+    init(_ pointer: UnsafeMutablePointer<pthread_mutex_t>) {
+        self.pointer = pointer
+    }
+
+    @inlinable
+    func lock() {
+        pthread_mutex_lock(pointer)
+    }
+
+    @inlinable
+    func unlock() {
+        pthread_mutex_unlock(pointer)
+    }
 }
 
 /// The storage behind ``Lock``: the state as the header, the mutex as the single element.
 @usableFromInline
 final class LockBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
     @inlinable
-    static func make(_ initial: State) -> LockBuffer<State> {
-        let buffer = create(minimumCapacity: 1) { _ in initial }
+    static func make(_ initial: () -> State) -> LockBuffer<State> {
+        let buffer = create(minimumCapacity: 1) { _ in initial() }
         buffer.withUnsafeMutablePointerToElements { mutex in
             let status = pthread_mutex_init(mutex, nil)
             precondition(status == 0, "pthread_mutex_init failed: \(status)")

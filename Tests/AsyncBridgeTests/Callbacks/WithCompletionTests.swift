@@ -60,6 +60,36 @@ struct WithCompletionTests {
         #expect(cancels.value == 1)
     }
 
+    @Test func aPreCancelledTaskWhoseCompletionComesAtOnceGetsTheValue() async throws {
+        let cancels = AtomicCounter()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await withCompletion { (completion: @escaping @Sendable (Result<Int, TestError>) -> Void) in
+                completion(.success(5))
+                return { cancels.increment() }
+            }
+        }
+        #expect(try await task.value == 5)
+        #expect(cancels.value == 0, "never cancel after completion")
+    }
+
+    @Test func aCancelWhileTheCompletionIsPendingWinsOverADroppedBlock() async throws {
+        // The operation cancels the task and drops its completion block while starting: the
+        // cancellation is seen first (CancellationError, cancel action once, no misuse).
+        let recorder = MisuseRecorder()
+        let cancels = AtomicCounter()
+        await #expect(throws: CancellationError.self) {
+            try await recorder.record {
+                try await withCompletion { (_: @escaping @Sendable (Result<Int, TestError>) -> Void) in
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    return { cancels.increment() }
+                }
+            }
+        }
+        #expect(cancels.value == 1)
+        #expect(recorder.misuses.isEmpty)
+    }
+
     @Test func aNeverCalledCompletionThrowsInsteadOfHanging() async throws {
         let recorder = MisuseRecorder()
         await #expect(throws: AsyncBridgeError.completionNeverCalled) {

@@ -139,6 +139,50 @@ struct FutureTests {
         #expect(cancels.value == 1)
     }
 
+    @Test func aPreCancelledConsumerJoiningARunLeavesWithoutCancellingIt() async throws {
+        let operation = PendingOperation<Result<Int, Never>>()
+        let future = Future<Int, Never> { completion in
+            operation.start(completion)
+            return { operation.cancel() }
+        }
+        let spy = CompletionSpy<Result<Int, any Error>>()
+        future.subscribe(spy.completion)  // starts the run and stays
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await future.value
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(operation.cancels == 0, "another consumer still waits")
+        operation.complete(.success(8))
+        #expect(try spy.calls.map { try $0.get() } == [8])
+        #expect(operation.starts == 1)
+    }
+
+    @Test func aRunThatCompletesWhileStartingServesAPreCancelledTask() async throws {
+        // The completion came first, so there is nothing to cancel: the cancel action never
+        // runs after completion, and the value is not thrown away.
+        let cancels = AtomicCounter()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await Future<Int, Never> { completion in
+                completion(.success(9))
+                return { cancels.increment() }
+            }.value
+        }
+        #expect(try await task.value == 9)
+        #expect(cancels.value == 0)
+    }
+
+    @Test func consumersWaitingOnARunThatCompletesLaterAllGetTheOutcome() async throws {
+        let operation = PendingOperation<Result<Int, Never>>()
+        let future = Future<Int, Never> { operation.start($0) }
+        let tasks = (0..<8).map { _ in Task { try await future.value } }
+        await operation.waitUntilStarted()
+        operation.complete(.success(4))
+        for task in tasks { #expect(try await task.value == 4) }
+        #expect(operation.starts == 1)
+    }
+
     @Test func aCompletionCalledInsideTheStartingCallIsDelivered() async throws {
         let future = Future<Int, Never> { $0(.success(5)) }
         #expect(try await future.value == 5)
