@@ -1,0 +1,67 @@
+import Testing
+import AsyncBridge
+import AsyncBridgeTesting
+
+/// Every operator, built around a closure that captures a tracked object, must release that
+/// closure and its upstream after completion and after cancellation (contract 5).
+@Suite("Flow: every operator releases what it holds", .timeLimit(.minutes(1)))
+struct FlowOperatorLeakTests {
+    typealias Build = @Sendable (Flow<Int, TestError>, Tracked) -> Flow<Int, TestError>
+
+    static let operators: [(String, Build)] = [
+        ("map", { flow, t in flow.map { _ = t; return $0 } }),
+        ("compactMap", { flow, t in flow.compactMap { _ = t; return $0 } }),
+        ("filter", { flow, t in flow.filter { _ = t; return $0 > -1 } }),
+        ("scan", { flow, t in flow.scan(0) { _ = t; return $0 + $1 } }),
+        ("prefix", { flow, t in flow.map { _ = t; return $0 }.prefix(10) }),
+        ("first(where:)", { flow, t in flow.first { _ = t; return $0 > 100 } }),
+        ("dropFirst", { flow, t in flow.map { _ = t; return $0 }.dropFirst() }),
+        ("removeDuplicates", { flow, t in flow.removeDuplicates { _ = t; return $0 == $1 } }),
+        ("prepend", { flow, t in flow.map { _ = t; return $0 }.prepend(0) }),
+        ("handleEvents", { flow, t in flow.handleEvents(onValue: { _ in _ = t }) }),
+        ("mapError", { flow, t in flow.mapError { _ = t; return $0 } }),
+        ("catch", { flow, t in flow.catch { _ in _ = t; return .empty } }),
+        ("merge", { flow, t in flow.merge(with: Flow<Int, TestError>.sequence([2]).map { _ = t; return $0 }) }),
+        ("combineLatest", { flow, t in flow.combineLatest(.just(1)).map { _ = t; return $0.0 } }),
+        ("zip", { flow, t in flow.zip(Flow<Int, TestError>.sequence(0..<100)).map { _ = t; return $0.0 } }),
+        ("withLatestFrom", { flow, t in flow.withLatestFrom(.just(1)).map { _ = t; return $0.0 } }),
+        ("flatMap", { flow, t in flow.flatMap { _ = t; return .just($0) } }),
+        ("concatMap", { flow, t in flow.concatMap { _ = t; return .just($0) } }),
+        ("flatMapLatest", { flow, t in flow.flatMapLatest { _ = t; return .just($0) } }),
+        ("flatMapFirst", { flow, t in flow.flatMapFirst { _ = t; return .just($0) } }),
+        ("share", { flow, t in flow.map { _ = t; return $0 }.share(replay: 1) }),
+    ]
+
+    @Test(arguments: operators.map(\.0))
+    func releasesAfterCompletion(_ name: String) throws {
+        let build = try #require(Self.operators.first { $0.0 == name }?.1)
+        weak var captured: Tracked?
+        let source = ManualFlow<Int>()
+        do {
+            let tracked = Tracked()
+            captured = tracked
+            let recorder = FlowRecorder(build(source.flow, tracked))
+            source.send(1)
+            source.finish()
+            #expect(recorder.isCompleted, "\(name) completes when its source does")
+        }
+        #expect(captured == nil, "\(name) keeps its closure after completion")
+        #expect(source.cancels.value == 0, "\(name) cancels nothing after completion")
+    }
+
+    @Test(arguments: operators.map(\.0))
+    func releasesAfterCancellation(_ name: String) throws {
+        let build = try #require(Self.operators.first { $0.0 == name }?.1)
+        weak var captured: Tracked?
+        let source = ManualFlow<Int>()
+        do {
+            let tracked = Tracked()
+            captured = tracked
+            let recorder = FlowRecorder(build(source.flow, tracked))
+            source.send(1)
+            recorder.cancel()
+        }
+        #expect(captured == nil, "\(name) keeps its closure after cancellation")
+        #expect(source.cancels.value == 1, "\(name) cancels its source once")
+    }
+}
