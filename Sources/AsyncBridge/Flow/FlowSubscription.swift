@@ -79,6 +79,18 @@ struct FlowSubscription: Sendable {
         }
     }
 
+    /// Makes a completed subscription active again, with no actions, for its owner to reuse
+    /// for another upstream (a flatMap inner that completed during its subscribe). Returns
+    /// `false`, changing nothing, unless the subscription had completed.
+    @inlinable
+    func reactivate() -> Bool {
+        state.withLock { state in
+            guard case .completed = state else { return false }
+            state = .active([])
+            return true
+        }
+    }
+
     /// Whether the subscription was cancelled.
     @inlinable
     var isCancelled: Bool {
@@ -112,6 +124,19 @@ struct FlowSubscriber<Element, Failure: Error>: Sendable {
             subscription.complete()
             complete(completion)
         }
+    }
+
+    /// For an operator whose `complete` itself marks `subscription` completed before anything
+    /// else: no wrapping closure (an allocation per subscription).
+    @inlinable
+    init(
+        subscription: FlowSubscription,
+        receive: @escaping @Sendable (Element) -> FlowDemand,
+        completeMarkingSubscription complete: @escaping @Sendable (FlowCompletion<Failure>) -> Void
+    ) {
+        self.subscription = subscription
+        self.receive = receive
+        self.complete = complete
     }
 }
 

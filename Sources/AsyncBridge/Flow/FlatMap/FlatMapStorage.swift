@@ -76,7 +76,7 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
         upstream.run(FlowSubscriber(
             subscription: outer,
             receive: { self.outerValue($0) },
-            complete: { self.outerCompleted($0) }
+            completeMarkingSubscription: { self.outerCompleted($0) }
         ))
     }
 
@@ -114,8 +114,8 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
     func startInners(_ first: Machine.Start) -> FlowDemand {
         var start = first
         while true {
-            subscribe(start)
-            switch machine.withLock({ $0.startLoopContinues() }) {
+            let inner = subscribe(start)
+            switch machine.withLock({ $0.startLoopContinues(after: inner) }) {
             case .start(let next):
                 start = next
             case .idle:
@@ -129,14 +129,23 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
         }
     }
 
+    /// Subscribes the inner of `start`, through a reused receiving end if the machine had one,
+    /// and returns the receiving end.
     @inlinable
-    func subscribe(_ start: Machine.Start) {
-        let inner = FlatMapInner(storage: self, id: start.id, subscription: start.subscription)
+    func subscribe(_ start: Machine.Start) -> FlatMapInner<Element, NewElement, Failure> {
+        let inner: FlatMapInner<Element, NewElement, Failure>
+        if let reused = start.inner {
+            reused.unpark(storage: self, id: start.id)
+            inner = reused
+        } else {
+            inner = FlatMapInner(storage: self, id: start.id, subscription: start.subscription)
+        }
         start.transform(start.value).run(FlowSubscriber(
             subscription: start.subscription,
             receive: { inner.receive($0) },
-            complete: { inner.complete($0) }
+            completeMarkingSubscription: { inner.complete($0) }  // innerCompleted marks it
         ))
+        return inner
     }
 
     @inlinable
@@ -177,10 +186,19 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
 
 /// One inner subscription's receiving end. Its two closures capture only this object, so
 /// subscribing an inner allocates it and no closure contexts.
+///
+/// Reused: when its inner finished during its own subscribe, the state machine parks it
+/// (``park()``: its subscription active again, no reference to the storage, so a parked inner
+/// makes no cycle) and hands it to the next inner (``unpark(storage:id:)``), so inners that
+/// complete at once (`.just`) cost no allocation and no mutex set-up here. `storage` and `id`
+/// change only while parked, when its finished inner no longer calls it; the state machine's
+/// lock orders the changes before the next inner's subscribe.
 @usableFromInline
-final class FlatMapInner<Element, NewElement, Failure: Error>: Sendable {
-    @usableFromInline let storage: FlatMapStorage<Element, NewElement, Failure>
-    @usableFromInline let id: UInt64
+final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendable {
+    @exclusivity(unchecked)
+    @usableFromInline var storage: FlatMapStorage<Element, NewElement, Failure>?
+    @exclusivity(unchecked)
+    @usableFromInline var id: UInt64
     @usableFromInline let subscription: FlowSubscription
 
     @inlinable
@@ -192,13 +210,29 @@ final class FlatMapInner<Element, NewElement, Failure: Error>: Sendable {
 
     @inlinable
     func receive(_ value: NewElement) -> FlowDemand {
-        storage.drain.submit(.value(value, inner: id))
+        guard let storage, storage.drain.submit(.value(value, inner: id)) else { return .stop }
         return subscription.isCancelled ? .stop : .more
     }
 
     @inlinable
     func complete(_ completion: FlowCompletion<Failure>) {
-        storage.innerCompleted(id, subscription, completion)
+        storage?.innerCompleted(id, subscription, completion)
+    }
+
+    /// Its inner finished during its subscribe: gets ready for the next inner. Returns `false`
+    /// if it cannot be reused (its subscription did not complete). Under the machine's lock.
+    @inlinable
+    func park() -> Bool {
+        guard subscription.reactivate() else { return false }
+        storage = nil  // not the last reference: the starter calling this holds the storage
+        return true
+    }
+
+    /// Takes on inner `id` of `storage`.
+    @inlinable
+    func unpark(storage: FlatMapStorage<Element, NewElement, Failure>, id: UInt64) {
+        self.storage = storage
+        self.id = id
     }
 }
 
