@@ -66,15 +66,19 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         }
     }
 
-    /// The inner the starter is subscribing.
+    /// The inner the starter is subscribing, under a watched subscription (so that finishing
+    /// during its subscribe costs no trip through the machine: the starter finds the
+    /// subscription completed, ``FlowSubscription/endWatch()``).
     @usableFromInline
-    enum Starting {
-        /// None (the starter is between inners, or there is no starter).
-        case none
-        /// Inner `id` is being subscribed and has not finished.
-        case running(UInt64, FlowSubscription)
-        /// The inner being subscribed has finished already: its receiving end may be reused.
-        case finished
+    struct Starting {
+        @usableFromInline let id: UInt64
+        @usableFromInline let subscription: FlowSubscription
+
+        @inlinable
+        init(id: UInt64, subscription: FlowSubscription) {
+            self.id = id
+            self.subscription = subscription
+        }
     }
 
     /// What a running subscription holds.
@@ -89,7 +93,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         /// later inner has a larger id.
         @usableFromInline var inners: [UInt64: FlowSubscription] = [:]
         /// The inner being subscribed by the starter, which is not in `inners`.
-        @usableFromInline var starting = Starting.none
+        @usableFromInline var starting: Starting?
         /// The receiving end of an inner that finished during its subscribe, parked (holding
         /// no storage) for the next inner.
         @usableFromInline var spare: Inner?
@@ -114,8 +118,8 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
             lastID += 1
             let inner = spare
             spare = nil
-            let subscription = inner?.subscription ?? FlowSubscription()
-            starting = .running(lastID, subscription)
+            let subscription = inner?.subscription ?? FlowSubscription(watched: true)
+            starting = Starting(id: lastID, subscription: subscription)
             isStarting = true
             return Start(id: lastID, subscription: subscription, inner: inner, value: value, transform: transform)
         }
@@ -123,8 +127,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         /// How many inners run, counting the one being subscribed.
         @inlinable
         var innerCount: Int {
-            if case .running = starting { return inners.count + 1 }
-            return inners.count
+            starting == nil ? inners.count : inners.count + 1
         }
 
         /// Nothing runs, nothing waits and nothing more will come.
@@ -150,7 +153,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         @inlinable
         func cancelSubscriptions() {
             released.outer.cancel()
-            if case .running(_, let inner) = released.starting { inner.cancel() }
+            released.starting?.subscription.cancel()
             for inner in released.inners.values { inner.cancel() }
         }
     }
@@ -242,9 +245,9 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
             }
             var previous = running.inners.first?.value
             running.inners.removeAll(keepingCapacity: true)
-            if case .running(_, let inner) = running.starting {
-                previous = inner  // replaced during its own subscribe (re-entrantly)
-                running.starting = .none
+            if let starting = running.starting {
+                previous = starting.subscription  // replaced during its own subscribe (re-entrantly)
+                running.starting = nil
             }
             action = .start(running.start(value), replacing: previous)
         case .first:
@@ -264,15 +267,18 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         if !running.isStarting {
             preconditionFailure("Internal inconsistency: the start loop ran without being the starter")
         }
-        switch running.starting {
-        case .running(let id, let subscription):
-            running.inners[id] = subscription
-        case .finished:
-            if inner.park() { running.spare = inner }
-        case .none:
-            break  // replaced during its subscribe (`latest`)
-        }
-        running.starting = .none
+        if let starting = running.starting {
+            switch starting.subscription.endWatch() {
+            case .active:
+                running.inners[starting.id] = starting.subscription
+            case .completed:
+                inner.park()
+                running.spare = inner
+            case .ended:
+                break  // cancelled (by its own source's operators): no longer counts
+            }
+            running.starting = nil
+        }  // else replaced during its subscribe (`latest`)
         if case .merge(let maxConcurrent) = strategy, running.inners.count < maxConcurrent,
             let value = running.queue.popFirst()
         {
@@ -286,9 +292,8 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     @inlinable
     mutating func innerFinished(_ id: UInt64) -> InnerFinishedAction {
         guard case .running = state else { return .none }
-        if case .running(let starting, _) = running.starting, starting == id {
-            running.starting = .finished
-            return .none  // the starter is in its subscribe; it will see the free slot
+        if running.starting?.id == id {
+            return .none  // the starter will see the free slot (and normally skips this call)
         }
         if running.inners.removeValue(forKey: id) == nil {
             return .none  // replaced by a later inner (`latest`) while finishing
@@ -307,7 +312,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     @inlinable
     mutating func innerFailed(_ id: UInt64) -> Teardown? {
         guard case .running = state else { return nil }
-        if case .running(let starting, _) = running.starting, starting == id { return teardown() }
+        if running.starting?.id == id { return teardown() }
         return running.inners[id] != nil ? teardown() : nil
     }
 

@@ -48,14 +48,16 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
         // inside `drain.submit`. Downstream's cancel action refers to the machine, and weakly
         // to a handle on the drain that only this storage retains.
         let drainBox = FlatMapDrainBox<NewElement, Failure>()
-        var oldestInner: UInt64 = 0  // touched only by the receiver, one event at a time
+        // Touched only by the receiver, one event at a time; not a captured `var`, whose box
+        // checks exclusive access at run time on every value.
+        let oldestInner = SerialState<UInt64>(0)
         let drain = SerialDrain<FlatMapDelivery<NewElement, Failure>> { event in
             switch event {
             case .value(let value, let inner):
-                guard inner >= oldestInner else { return }
+                guard inner >= oldestInner.value else { return }
                 if downstream.receive(value) == .stop { Self.cancel(machine, drainBox.drain) }
             case .switched(let inner):
-                oldestInner = inner
+                oldestInner.value = inner
             case .completion(let completion):
                 drainBox.drain?.close()
                 downstream.complete(completion)
@@ -150,9 +152,12 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
 
     @inlinable
     func innerCompleted(_ id: UInt64, _ subscription: FlowSubscription, _ completion: FlowCompletion<Failure>) {
-        subscription.complete()  // release the inner source's cancel actions: it ended on its own
+        // Release the inner source's cancel actions: it ended on its own.
+        let isBeingStarted = subscription.complete()
         switch completion {
         case .finished:
+            // The starter, still in this inner's subscribe, finds the subscription completed.
+            if isBeingStarted { return }
             switch machine.withLock({ $0.innerFinished(id) }) {
             case .none: break
             case .start(let start): startInners(start)
@@ -219,13 +224,11 @@ final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendab
         storage?.innerCompleted(id, subscription, completion)
     }
 
-    /// Its inner finished during its subscribe: gets ready for the next inner. Returns `false`
-    /// if it cannot be reused (its subscription did not complete). Under the machine's lock.
+    /// Its inner finished during its subscribe, and its subscription is active again: waits
+    /// for the next inner. Under the machine's lock.
     @inlinable
-    func park() -> Bool {
-        guard subscription.reactivate() else { return false }
+    func park() {
         storage = nil  // not the last reference: the starter calling this holds the storage
-        return true
     }
 
     /// Takes on inner `id` of `storage`.
