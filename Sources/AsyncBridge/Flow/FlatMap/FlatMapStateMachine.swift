@@ -44,40 +44,21 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     @usableFromInline
     typealias Inner = FlatMapInner<Element, NewElement, Failure>
 
-    /// An inner to start: the storage calls `transform(value)` and subscribes the result with
-    /// `subscription` (through `inner`, a reused receiving end, or a new one if `nil`), outside
-    /// the lock. The subscription is registered before it is handed out, so a cancellation
-    /// racing the subscribe still reaches it.
+    /// An inner to start: the storage calls `transform(value)` and subscribes the result
+    /// through `inner` (a reused receiving end, or a new one), outside the lock. The inner's
+    /// subscription is registered (as ``Running/starting``) before it is handed out, so a
+    /// cancellation racing the subscribe still reaches it.
     @usableFromInline
     struct Start {
-        @usableFromInline let id: UInt64
-        @usableFromInline let subscription: FlowSubscription
-        @usableFromInline let inner: Inner?
+        @usableFromInline let inner: Inner
         @usableFromInline let value: Element
         @usableFromInline let transform: Transform
 
         @inlinable
-        init(id: UInt64, subscription: FlowSubscription, inner: Inner?, value: Element, transform: @escaping Transform) {
-            self.id = id
-            self.subscription = subscription
+        init(inner: Inner, value: Element, transform: @escaping Transform) {
             self.inner = inner
             self.value = value
             self.transform = transform
-        }
-    }
-
-    /// The inner the starter is subscribing, under a watched subscription (so that finishing
-    /// during its subscribe costs no trip through the machine: the starter finds the
-    /// subscription completed, ``FlowSubscription/endWatch()``).
-    @usableFromInline
-    struct Starting {
-        @usableFromInline let id: UInt64
-        @usableFromInline let subscription: FlowSubscription
-
-        @inlinable
-        init(id: UInt64, subscription: FlowSubscription) {
-            self.id = id
-            self.subscription = subscription
         }
     }
 
@@ -92,8 +73,10 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         /// Inners whose subscribe has returned and that have not ended, by id. Ids grow, so a
         /// later inner has a larger id.
         @usableFromInline var inners: [UInt64: FlowSubscription] = [:]
-        /// The inner being subscribed by the starter, which is not in `inners`.
-        @usableFromInline var starting: Starting?
+        /// The inner being subscribed by the starter, which is not in `inners`. Its subscription
+        /// is watched, so finishing during its subscribe costs no trip through the machine: the
+        /// starter finds the subscription completed (``FlowSubscription/endWatch()``).
+        @usableFromInline var starting: Inner?
         /// The receiving end of an inner that finished during its subscribe, parked (holding
         /// no storage) for the next inner.
         @usableFromInline var spare: Inner?
@@ -116,12 +99,11 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
                 preconditionFailure("Internal inconsistency: starting an inner after termination")
             }
             lastID += 1
-            let inner = spare
-            spare = nil
-            let subscription = inner?.subscription ?? FlowSubscription(watched: true)
-            starting = Starting(id: lastID, subscription: subscription)
+            let inner = spare.take() ?? Inner(subscription: FlowSubscription(watched: true))
+            inner.id = lastID
+            starting = inner
             isStarting = true
-            return Start(id: lastID, subscription: subscription, inner: inner, value: value, transform: transform)
+            return Start(inner: inner, value: value, transform: transform)
         }
 
         /// How many inners run, counting the one being subscribed.
@@ -245,9 +227,8 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
             }
             var previous = running.inners.first?.value
             running.inners.removeAll(keepingCapacity: true)
-            if let starting = running.starting {
+            if let starting = running.starting.take() {
                 previous = starting.subscription  // replaced during its own subscribe (re-entrantly)
-                running.starting = nil
             }
             action = .start(running.start(value), replacing: previous)
         case .first:
@@ -256,28 +237,27 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         return action
     }
 
-    /// The starter subscribed an inner through `inner`: the next one to start, if a value waits
-    /// and a slot is free; otherwise the starter leaves the loop.
+    /// The starter subscribed an inner: the next one to start, if a value waits and a slot is
+    /// free; otherwise the starter leaves the loop.
     ///
-    /// An inner that is still running joins `inners`; one that finished leaves `inner` to the
-    /// next, once its subscription is active again.
+    /// An inner that is still running joins `inners`; one that finished leaves its receiving
+    /// end to the next, once its subscription is active again.
     @inlinable
-    mutating func startLoopContinues(after inner: Inner) -> StartLoopAction {
+    mutating func startLoopContinues() -> StartLoopAction {
         guard case .running = state else { return .ended }
         if !running.isStarting {
             preconditionFailure("Internal inconsistency: the start loop ran without being the starter")
         }
-        if let starting = running.starting {
-            switch starting.subscription.endWatch() {
+        if let inner = running.starting.take() {
+            switch inner.subscription.endWatch() {
             case .active:
-                running.inners[starting.id] = starting.subscription
+                running.inners[inner.id] = inner.subscription
             case .completed:
                 inner.park()
                 running.spare = inner
             case .ended:
                 break  // cancelled (by its own source's operators): no longer counts
             }
-            running.starting = nil
         }  // else replaced during its subscribe (`latest`)
         if case .merge(let maxConcurrent) = strategy, running.inners.count < maxConcurrent,
             let value = running.queue.popFirst()

@@ -89,7 +89,7 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
             return .more
         case .start(let start, let replacing):
             if let replacing {
-                drain.submit(.switched(to: start.id))
+                drain.submit(.switched(to: start.inner.id))
                 replacing.cancel()
             }
             return startInners(start)
@@ -113,11 +113,11 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
     /// `.stop` if the subscription ended meanwhile, so a synchronous outer source stops.
     @inlinable
     @discardableResult
-    func startInners(_ first: Machine.Start) -> FlowDemand {
+    func startInners(_ first: consuming Machine.Start) -> FlowDemand {
         var start = first
         while true {
-            let inner = subscribe(start)
-            switch machine.withLock({ $0.startLoopContinues(after: inner) }) {
+            subscribe(start)
+            switch machine.withLock({ $0.startLoopContinues() }) {
             case .start(let next):
                 start = next
             case .idle:
@@ -131,23 +131,16 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
         }
     }
 
-    /// Subscribes the inner of `start`, through a reused receiving end if the machine had one,
-    /// and returns the receiving end.
+    /// Subscribes the inner of `start`.
     @inlinable
-    func subscribe(_ start: Machine.Start) -> FlatMapInner<Element, NewElement, Failure> {
-        let inner: FlatMapInner<Element, NewElement, Failure>
-        if let reused = start.inner {
-            reused.unpark(storage: self, id: start.id)
-            inner = reused
-        } else {
-            inner = FlatMapInner(storage: self, id: start.id, subscription: start.subscription)
-        }
+    func subscribe(_ start: borrowing Machine.Start) {
+        let inner = start.inner
+        inner.storage = self
         start.transform(start.value).run(FlowSubscriber(
-            subscription: start.subscription,
+            subscription: inner.subscription,
             receive: { inner.receive($0) },
             completeMarkingSubscription: { inner.complete($0) }  // innerCompleted marks it
         ))
-        return inner
     }
 
     @inlinable
@@ -193,23 +186,20 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
 /// subscribing an inner allocates it and no closure contexts.
 ///
 /// Reused: when its inner finished during its own subscribe, the state machine parks it
-/// (``park()``: its subscription active again, no reference to the storage, so a parked inner
-/// makes no cycle) and hands it to the next inner (``unpark(storage:id:)``), so inners that
-/// complete at once (`.just`) cost no allocation and no mutex set-up here. `storage` and `id`
-/// change only while parked, when its finished inner no longer calls it; the state machine's
-/// lock orders the changes before the next inner's subscribe.
+/// (``park()``: no reference to the storage, so a parked inner makes no cycle; its
+/// subscription active again) and hands it to the next inner, so inners that complete at once
+/// (`.just`) cost no allocation and no mutex set-up here. `id` changes under the machine's
+/// lock and `storage` in the starter's subscribe, only while no inner uses this object.
 @usableFromInline
 final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendable {
     @exclusivity(unchecked)
     @usableFromInline var storage: FlatMapStorage<Element, NewElement, Failure>?
     @exclusivity(unchecked)
-    @usableFromInline var id: UInt64
+    @usableFromInline var id: UInt64 = 0
     @usableFromInline let subscription: FlowSubscription
 
     @inlinable
-    init(storage: FlatMapStorage<Element, NewElement, Failure>, id: UInt64, subscription: FlowSubscription) {
-        self.storage = storage
-        self.id = id
+    init(subscription: FlowSubscription) {
         self.subscription = subscription
     }
 
@@ -229,13 +219,6 @@ final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendab
     @inlinable
     func park() {
         storage = nil  // not the last reference: the starter calling this holds the storage
-    }
-
-    /// Takes on inner `id` of `storage`.
-    @inlinable
-    func unpark(storage: FlatMapStorage<Element, NewElement, Failure>, id: UInt64) {
-        self.storage = storage
-        self.id = id
     }
 }
 
