@@ -15,9 +15,22 @@ enum FlowDemand: Sendable {
 struct FlowSubscription: Sendable {
     @usableFromInline
     enum State {
-        case active([CancelAction])
+        /// `watched`: the owner looks at the subscription (``endWatch()``) instead of being told
+        /// that it completed (flatMap, for the inner it is subscribing).
+        case active([CancelAction], watched: Bool)
         case cancelled
+        case completed(whileWatched: Bool)
+    }
+
+    /// What ``endWatch()`` found.
+    @usableFromInline
+    enum Watch {
+        /// Still active; no longer watched.
+        case active
+        /// Completed while watched: active again, watched, with no actions, for another upstream.
         case completed
+        /// Cancelled (or never watched).
+        case ended
     }
 
     @usableFromInline
@@ -25,7 +38,13 @@ struct FlowSubscription: Sendable {
 
     @inlinable
     init() {
-        state = .make(.active([]))
+        state = .make(.active([], watched: false))
+    }
+
+    /// A watched subscription (see ``endWatch()``).
+    @inlinable
+    init(watched: Bool) {
+        state = .make(.active([], watched: watched))
     }
 
     /// A subscription for an upstream that this subscription's operator may cancel on its own
@@ -43,10 +62,10 @@ struct FlowSubscription: Sendable {
     func onCancel(_ action: @escaping CancelAction) {
         let runNow = state.withLock { state -> Bool in
             switch state {
-            case .active(var actions):
+            case .active(var actions, let watched):
                 state = .cancelled  // release the array's other reference before appending
                 actions.append(action)
-                state = .active(actions)
+                state = .active(actions, watched: watched)
                 return false
             case .cancelled:
                 return true
@@ -60,22 +79,44 @@ struct FlowSubscription: Sendable {
     /// Cancels: runs the registered actions once, latest first.
     @inlinable
     func cancel() {
-        for action in end(as: .cancelled).reversed() { action() }
-    }
-
-    /// The flow completed: release the actions without running them.
-    @inlinable
-    func complete() {
-        _ = end(as: .completed)  // released here, outside the lock
-    }
-
-    /// Moves an active subscription to `final`, handing back its actions.
-    @inlinable
-    func end(as final: State) -> [CancelAction] {
-        state.withLock { state in
-            guard case .active(let actions) = state else { return [] }
-            state = final
+        let actions = state.withLock { state -> [CancelAction] in
+            guard case .active(let actions, _) = state else { return [] }
+            state = .cancelled
             return actions
+        }
+        for action in actions.reversed() { action() }
+    }
+
+    /// The flow completed: release the actions without running them. Returns whether the
+    /// subscription was active and watched: its owner will find it completed.
+    @inlinable
+    @discardableResult
+    func complete() -> Bool {
+        let (actions, watched) = state.withLock { state -> ([CancelAction], Bool) in
+            guard case .active(let actions, let watched) = state else { return ([], false) }
+            state = .completed(whileWatched: watched)
+            return (actions, watched)
+        }
+        _ = actions  // released here, outside the lock
+        return watched
+    }
+
+    /// The owner stops watching: a subscription that completed meanwhile becomes active and
+    /// watched again, with no actions, for the owner to reuse for another upstream (a flatMap
+    /// inner that completed during its subscribe); an active one stays active, unwatched.
+    @inlinable
+    func endWatch() -> Watch {
+        state.withLock { state in
+            switch state {
+            case .active(let actions, true):
+                state = .active(actions, watched: false)
+                return .active
+            case .completed(whileWatched: true):
+                state = .active([], watched: true)
+                return .completed
+            default:
+                return .ended
+            }
         }
     }
 
@@ -112,6 +153,19 @@ struct FlowSubscriber<Element, Failure: Error>: Sendable {
             subscription.complete()
             complete(completion)
         }
+    }
+
+    /// For an operator whose `complete` itself marks `subscription` completed before anything
+    /// else: no wrapping closure (an allocation per subscription).
+    @inlinable
+    init(
+        subscription: FlowSubscription,
+        receive: @escaping @Sendable (Element) -> FlowDemand,
+        completeMarkingSubscription complete: @escaping @Sendable (FlowCompletion<Failure>) -> Void
+    ) {
+        self.subscription = subscription
+        self.receive = receive
+        self.complete = complete
     }
 }
 

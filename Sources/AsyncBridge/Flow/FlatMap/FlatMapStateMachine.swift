@@ -30,25 +30,33 @@ enum FlatMapStrategy: Sendable {
 /// own subscribe, or on other threads — only free their slot; the starter picks the queue up. So
 /// `flatMap { .just($0) }` over any number of values runs in constant stack depth, and at most
 /// one thread calls the transform at a time.
+///
+/// The inner being started is tracked apart from the others (``Running/starting``): most
+/// inners (`.just`, `.empty`, `.sequence`) complete inside their own subscribe, and those never
+/// enter the `inners` dictionary, and leave their ``FlatMapInner`` (with its subscription) to
+/// the next inner (``Running/spare``). Only an inner still running when its subscribe returns
+/// is registered in `inners`, and its ``FlatMapInner`` stays its own.
 @usableFromInline
 struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     @usableFromInline
     typealias Transform = @Sendable (Element) -> Flow<NewElement, Failure>
 
-    /// An inner to start: the storage calls `transform(value)` and subscribes the result with
-    /// `subscription`, outside the lock. The subscription is registered before it is handed
-    /// out, so a cancellation racing the subscribe still reaches it.
+    @usableFromInline
+    typealias Inner = FlatMapInner<Element, NewElement, Failure>
+
+    /// An inner to start: the storage calls `transform(value)` and subscribes the result
+    /// through `inner` (a reused receiving end, or a new one), outside the lock. The inner's
+    /// subscription is registered (as ``Running/starting``) before it is handed out, so a
+    /// cancellation racing the subscribe still reaches it.
     @usableFromInline
     struct Start {
-        @usableFromInline let id: UInt64
-        @usableFromInline let subscription: FlowSubscription
+        @usableFromInline let inner: Inner
         @usableFromInline let value: Element
         @usableFromInline let transform: Transform
 
         @inlinable
-        init(id: UInt64, subscription: FlowSubscription, value: Element, transform: @escaping Transform) {
-            self.id = id
-            self.subscription = subscription
+        init(inner: Inner, value: Element, transform: @escaping Transform) {
+            self.inner = inner
             self.value = value
             self.transform = transform
         }
@@ -62,9 +70,16 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         @usableFromInline let outer: FlowSubscription
         /// The outer flow finished; the result finishes once `inners` and `queue` are empty.
         @usableFromInline var outerFinished = false
-        /// Inners subscribed (or being subscribed) and not yet ended, by id. Ids grow, so a
+        /// Inners whose subscribe has returned and that have not ended, by id. Ids grow, so a
         /// later inner has a larger id.
         @usableFromInline var inners: [UInt64: FlowSubscription] = [:]
+        /// The inner being subscribed by the starter, which is not in `inners`. Its subscription
+        /// is watched, so finishing during its subscribe costs no trip through the machine: the
+        /// starter finds the subscription completed (``FlowSubscription/endWatch()``).
+        @usableFromInline var starting: Inner?
+        /// The receiving end of an inner that finished during its subscribe, parked (holding
+        /// no storage) for the next inner.
+        @usableFromInline var spare: Inner?
         /// Outer values waiting for a free slot (`merge` only), oldest first.
         @usableFromInline var queue = FlatMapQueue<Element>()
         /// Some thread is in the start loop and will look at `queue` again before leaving it.
@@ -84,10 +99,17 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
                 preconditionFailure("Internal inconsistency: starting an inner after termination")
             }
             lastID += 1
-            let subscription = FlowSubscription()
-            inners[lastID] = subscription
+            let inner = spare.take() ?? Inner(subscription: FlowSubscription(watched: true))
+            inner.id = lastID
+            starting = inner
             isStarting = true
-            return Start(id: lastID, subscription: subscription, value: value, transform: transform)
+            return Start(inner: inner, value: value, transform: transform)
+        }
+
+        /// How many inners run, counting the one being subscribed.
+        @inlinable
+        var innerCount: Int {
+            starting == nil ? inners.count : inners.count + 1
         }
 
         /// Nothing runs, nothing waits and nothing more will come.
@@ -113,6 +135,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         @inlinable
         func cancelSubscriptions() {
             released.outer.cancel()
+            released.starting?.subscription.cancel()
             for inner in released.inners.values { inner.cancel() }
         }
     }
@@ -189,7 +212,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         let action: OuterValueAction
         switch strategy {
         case .merge(let maxConcurrent):
-            if !running.isStarting && running.inners.count < maxConcurrent {
+            if !running.isStarting && running.innerCount < maxConcurrent {
                 if !running.queue.isEmpty {
                     preconditionFailure("Internal inconsistency: values queued while a slot is free and nobody starts them")
                 }
@@ -199,26 +222,43 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
                 action = .none
             }
         case .latest:
-            if running.inners.count > 1 {
-                preconditionFailure("Internal inconsistency: flatMapLatest has \(running.inners.count) inners")
+            if running.innerCount > 1 {
+                preconditionFailure("Internal inconsistency: flatMapLatest has \(running.innerCount) inners")
             }
-            let previous = running.inners.first?.value
+            var previous = running.inners.first?.value
             running.inners.removeAll(keepingCapacity: true)
+            if let starting = running.starting.take() {
+                previous = starting.subscription  // replaced during its own subscribe (re-entrantly)
+            }
             action = .start(running.start(value), replacing: previous)
         case .first:
-            action = running.inners.isEmpty ? .start(running.start(value), replacing: nil) : .none
+            action = running.innerCount == 0 ? .start(running.start(value), replacing: nil) : .none
         }
         return action
     }
 
     /// The starter subscribed an inner: the next one to start, if a value waits and a slot is
     /// free; otherwise the starter leaves the loop.
+    ///
+    /// An inner that is still running joins `inners`; one that finished leaves its receiving
+    /// end to the next, once its subscription is active again.
     @inlinable
     mutating func startLoopContinues() -> StartLoopAction {
         guard case .running = state else { return .ended }
         if !running.isStarting {
             preconditionFailure("Internal inconsistency: the start loop ran without being the starter")
         }
+        if let inner = running.starting.take() {
+            switch inner.subscription.endWatch() {
+            case .active:
+                running.inners[inner.id] = inner.subscription
+            case .completed:
+                inner.park()
+                running.spare = inner
+            case .ended:
+                break  // cancelled (by its own source's operators): no longer counts
+            }
+        }  // else replaced during its subscribe (`latest`)
         if case .merge(let maxConcurrent) = strategy, running.inners.count < maxConcurrent,
             let value = running.queue.popFirst()
         {
@@ -232,6 +272,9 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     @inlinable
     mutating func innerFinished(_ id: UInt64) -> InnerFinishedAction {
         guard case .running = state else { return .none }
+        if running.starting?.id == id {
+            return .none  // the starter will see the free slot (and normally skips this call)
+        }
         if running.inners.removeValue(forKey: id) == nil {
             return .none  // replaced by a later inner (`latest`) while finishing
         } else if running.isStarting {
@@ -248,8 +291,9 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     /// Inner `id` failed: the result fails, unless that inner had been replaced already.
     @inlinable
     mutating func innerFailed(_ id: UInt64) -> Teardown? {
-        guard case .running = state, running.inners[id] != nil else { return nil }
-        return teardown()
+        guard case .running = state else { return nil }
+        if running.starting?.id == id { return teardown() }
+        return running.inners[id] != nil ? teardown() : nil
     }
 
     /// The outer flow finished: the result finishes now if nothing runs or waits.

@@ -48,14 +48,16 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
         // inside `drain.submit`. Downstream's cancel action refers to the machine, and weakly
         // to a handle on the drain that only this storage retains.
         let drainBox = FlatMapDrainBox<NewElement, Failure>()
-        var oldestInner: UInt64 = 0  // touched only by the receiver, one event at a time
+        // Touched only by the receiver, one event at a time; not a captured `var`, whose box
+        // checks exclusive access at run time on every value.
+        let oldestInner = SerialState<UInt64>(0)
         let drain = SerialDrain<FlatMapDelivery<NewElement, Failure>> { event in
             switch event {
             case .value(let value, let inner):
-                guard inner >= oldestInner else { return }
+                guard inner >= oldestInner.value else { return }
                 if downstream.receive(value) == .stop { Self.cancel(machine, drainBox.drain) }
             case .switched(let inner):
-                oldestInner = inner
+                oldestInner.value = inner
             case .completion(let completion):
                 drainBox.drain?.close()
                 downstream.complete(completion)
@@ -76,7 +78,7 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
         upstream.run(FlowSubscriber(
             subscription: outer,
             receive: { self.outerValue($0) },
-            complete: { self.outerCompleted($0) }
+            completeMarkingSubscription: { self.outerCompleted($0) }
         ))
     }
 
@@ -87,7 +89,7 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
             return .more
         case .start(let start, let replacing):
             if let replacing {
-                drain.submit(.switched(to: start.id))
+                drain.submit(.switched(to: start.inner.id))
                 replacing.cancel()
             }
             return startInners(start)
@@ -111,7 +113,7 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
     /// `.stop` if the subscription ended meanwhile, so a synchronous outer source stops.
     @inlinable
     @discardableResult
-    func startInners(_ first: Machine.Start) -> FlowDemand {
+    func startInners(_ first: consuming Machine.Start) -> FlowDemand {
         var start = first
         while true {
             subscribe(start)
@@ -129,21 +131,26 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
         }
     }
 
+    /// Subscribes the inner of `start`.
     @inlinable
-    func subscribe(_ start: Machine.Start) {
-        let inner = FlatMapInner(storage: self, id: start.id, subscription: start.subscription)
+    func subscribe(_ start: borrowing Machine.Start) {
+        let inner = start.inner
+        inner.storage = self
         start.transform(start.value).run(FlowSubscriber(
-            subscription: start.subscription,
+            subscription: inner.subscription,
             receive: { inner.receive($0) },
-            complete: { inner.complete($0) }
+            completeMarkingSubscription: { inner.complete($0) }  // innerCompleted marks it
         ))
     }
 
     @inlinable
     func innerCompleted(_ id: UInt64, _ subscription: FlowSubscription, _ completion: FlowCompletion<Failure>) {
-        subscription.complete()  // release the inner source's cancel actions: it ended on its own
+        // Release the inner source's cancel actions: it ended on its own.
+        let isBeingStarted = subscription.complete()
         switch completion {
         case .finished:
+            // The starter, still in this inner's subscribe, finds the subscription completed.
+            if isBeingStarted { return }
             switch machine.withLock({ $0.innerFinished(id) }) {
             case .none: break
             case .start(let start): startInners(start)
@@ -177,28 +184,41 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
 
 /// One inner subscription's receiving end. Its two closures capture only this object, so
 /// subscribing an inner allocates it and no closure contexts.
+///
+/// Reused: when its inner finished during its own subscribe, the state machine parks it
+/// (``park()``: no reference to the storage, so a parked inner makes no cycle; its
+/// subscription active again) and hands it to the next inner, so inners that complete at once
+/// (`.just`) cost no allocation and no mutex set-up here. `id` changes under the machine's
+/// lock and `storage` in the starter's subscribe, only while no inner uses this object.
 @usableFromInline
-final class FlatMapInner<Element, NewElement, Failure: Error>: Sendable {
-    @usableFromInline let storage: FlatMapStorage<Element, NewElement, Failure>
-    @usableFromInline let id: UInt64
+final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendable {
+    @exclusivity(unchecked)
+    @usableFromInline var storage: FlatMapStorage<Element, NewElement, Failure>?
+    @exclusivity(unchecked)
+    @usableFromInline var id: UInt64 = 0
     @usableFromInline let subscription: FlowSubscription
 
     @inlinable
-    init(storage: FlatMapStorage<Element, NewElement, Failure>, id: UInt64, subscription: FlowSubscription) {
-        self.storage = storage
-        self.id = id
+    init(subscription: FlowSubscription) {
         self.subscription = subscription
     }
 
     @inlinable
     func receive(_ value: NewElement) -> FlowDemand {
-        storage.drain.submit(.value(value, inner: id))
+        guard let storage, storage.drain.submit(.value(value, inner: id)) else { return .stop }
         return subscription.isCancelled ? .stop : .more
     }
 
     @inlinable
     func complete(_ completion: FlowCompletion<Failure>) {
-        storage.innerCompleted(id, subscription, completion)
+        storage?.innerCompleted(id, subscription, completion)
+    }
+
+    /// Its inner finished during its subscribe, and its subscription is active again: waits
+    /// for the next inner. Under the machine's lock.
+    @inlinable
+    func park() {
+        storage = nil  // not the last reference: the starter calling this holds the storage
     }
 }
 

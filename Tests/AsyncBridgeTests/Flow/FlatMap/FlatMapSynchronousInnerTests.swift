@@ -1,0 +1,115 @@
+@_spi(AsyncBridgeInternals) import AsyncBridge
+import AsyncBridgeTesting
+import Dispatch
+import Testing
+
+/// Inners that finish during their own subscribe take the flatMap family's fast path: they are
+/// never registered as running, and their receiving end and subscription serve the next inner.
+/// Nothing of one such inner may leak into the next.
+@Suite("Flow: flatMap inners that finish during their subscribe", .timeLimit(.minutes(1)))
+struct FlatMapSynchronousInnerTests {
+    /// Counts the cancel actions that ran, by key.
+    final class CancelCounts: Sendable {
+        private let counts = SharedLock([String: Int]())
+        func ran(_ key: String) { counts.withLock { $0[key, default: 0] += 1 } }
+        subscript(_ key: String) -> Int { counts.withLock { $0[key] ?? 0 } }
+    }
+
+    /// An inner that sends `key`, finishes, and only then hands back a cancel action (which must
+    /// never run: it came after the completion).
+    static func finishedAtOnce(_ key: String, _ cancels: CancelCounts) -> Flow<String, TestError> {
+        Flow.create { emitter in
+            emitter.send(key)
+            emitter.finish()
+            return { cancels.ran(key) }
+        }
+    }
+
+    /// An inner that sends `key` and keeps running until cancelled.
+    static func running(_ key: String, _ cancels: CancelCounts) -> Flow<String, TestError> {
+        Flow.create { emitter in
+            emitter.send(key)
+            return { cancels.ran(key) }
+        }
+    }
+
+    @Test(arguments: FlatMapVariant.allCases)
+    func cancelActionsOfAFinishedInnerNeverReachTheNext(_ variant: FlatMapVariant) {
+        let outer = ManualOuterFlow<Int, TestError>()
+        let cancels = CancelCounts()
+        let recorder = FlowRecorder(variant.apply(outer.flow) { value in
+            value < 3 ? Self.finishedAtOnce("a\(value)", cancels) : Self.running("b\(value)", cancels)
+        })
+        outer.send(1)
+        outer.send(2)
+        outer.send(3)
+        recorder.cancel()
+        #expect(recorder.values == ["a1", "a2", "b3"])
+        #expect(cancels["a1"] == 0)
+        #expect(cancels["a2"] == 0)
+        #expect(cancels["b3"] == 1)
+        #expect(outer.cancels == 1)
+    }
+
+    @Test(arguments: FlatMapVariant.allCases)
+    func anInnerFinishingOnAnotherThreadDuringItsSubscribe(_ variant: FlatMapVariant) {
+        let outer = ManualOuterFlow<Int, TestError>()
+        let cancels = CancelCounts()
+        let recorder = FlowRecorder(variant.apply(outer.flow) { value in
+            guard value.isMultiple(of: 2) else { return Self.running("r\(value)", cancels) }
+            return Flow.create { emitter in
+                let done = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    emitter.send("t\(value)")
+                    emitter.finish()
+                    done.signal()
+                }
+                done.wait()
+                return { cancels.ran("t\(value)") }
+            }
+        })
+        outer.send(0)
+        outer.send(2)
+        outer.send(3)
+        recorder.cancel()
+        #expect(recorder.values == ["t0", "t2", "r3"])
+        #expect(cancels["t0"] == 0)
+        #expect(cancels["t2"] == 0)
+        #expect(cancels["r3"] == 1)
+    }
+
+    @Test(arguments: FlatMapVariant.allCases)
+    func manyFinishedInnersThenOneThatFails(_ variant: FlatMapVariant) {
+        let outer = ManualOuterFlow<Int, TestError>()
+        let recorder = FlowRecorder(variant.apply(outer.flow) { value in
+            value < 100 ? Flow.just("\(value)") : Flow.fail(TestError(code: 7))
+        })
+        for value in 0...100 { outer.send(value) }
+        outer.send(101)  // after the failure: ignored
+        #expect(recorder.values == (0..<100).map { "\($0)" })
+        #expect(recorder.events.last == .failure(TestError(code: 7)))
+        #expect(outer.cancels == 1)
+    }
+
+    @Test
+    func aFinishedInnerBetweenRunningOnesKeepsMaxConcurrent() {
+        let outer = ManualOuterFlow<String, TestError>()
+        let inners = ManualInnerFlows<String, TestError>()
+        let recorder = FlowRecorder(outer.flow.flatMap(maxConcurrent: 2) { key in
+            key.hasPrefix("j") ? Flow.just(key) : inners.flow(key)
+        })
+        outer.send("a")
+        outer.send("j1")
+        outer.send("b")
+        outer.send("j2")  // queued: a and b run
+        outer.send("c")  // queued
+        #expect(inners.running == ["a", "b"])
+        inners.finish("a")  // j2 starts and finishes, then c starts
+        #expect(inners.running == ["b", "c"])
+        inners.finish("b")
+        outer.finish()
+        inners.finish("c")
+        #expect(recorder.events == [.value("j1"), .value("j2"), .finished])
+        #expect(inners.maxActive == 2)
+    }
+}
