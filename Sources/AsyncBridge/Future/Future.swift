@@ -161,10 +161,12 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
         let cancel: CancelAction?
         // Not `operation.map { $0.start(completer) } ?? start(completer)`: a closure returned
         // through those generic functions gets reabstraction thunks, two allocations per call.
-        if let operation {
-            cancel = operation.start(completer)
-        } else {
-            cancel = start(completer)
+        // Not `if let operation` either: the binding copies the operation (an outlined copy and
+        // destroy of the enum, ~75 instructions); `unsafelyUnwrapped` in the `.some` branch
+        // borrows it.
+        switch operation {
+        case .some: cancel = operation.unsafelyUnwrapped.start(completer)
+        case .none: cancel = start(completer)
         }
         let started = withExtendedLifetime(completer) { () -> Machine.Start in
             // Completed synchronously, inside `start` on this thread: the run is finished (a
