@@ -50,10 +50,7 @@ extension Future where Failure == any Error {
     /// ```
     @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> Void) {
-        self.init(work: { completer in
-            body { completer.resolve(Result(value: $0, error: $1)) }
-            return nil
-        })
+        self.init(operation: .valueOrError(body))
     }
 
     /// Wraps a cancellable `(Success?, Error?) -> Void` completion-block API.
@@ -67,7 +64,7 @@ extension Future where Failure == any Error {
     /// ```
     @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> CancelAction) {
-        self.init(work: { completer in body { completer.resolve(Result(value: $0, error: $1)) } })
+        self.init(operation: .cancellableValueOrError(body))
     }
 }
 
@@ -79,10 +76,7 @@ extension Future where Success == Void, Failure == any Error {
     /// ```
     @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void) {
-        self.init(work: { completer in
-            body { completer.resolve(Result(error: $0)) }
-            return nil
-        })
+        self.init(operation: .error(body))
     }
 
     /// Wraps a cancellable `(Error?) -> Void` completion-block API.
@@ -95,7 +89,7 @@ extension Future where Success == Void, Failure == any Error {
     /// ```
     @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction) {
-        self.init(work: { completer in body { completer.resolve(Result(error: $0)) } })
+        self.init(operation: .cancellableError(body))
     }
 }
 
@@ -113,10 +107,7 @@ extension Future where Failure == Never {
     public static func neverFailing(
         _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void) -> Void
     ) -> Future {
-        Future(work: { completer in
-            body { completer.resolve(.success($0)) }
-            return nil
-        })
+        Future(operation: .value(body))
     }
 
     /// Wraps a cancellable `(Success) -> Void` completion-block API.
@@ -131,7 +122,7 @@ extension Future where Failure == Never {
     public static func neverFailing(
         _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
     ) -> Future {
-        Future(work: { completer in body { completer.resolve(.success($0)) } })
+        Future(operation: .cancellableValue(body))
     }
 }
 
@@ -143,10 +134,7 @@ extension Future where Success == Void, Failure == Never {
     /// ```
     @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> Void) {
-        self.init(work: { completer in
-            body { completer.resolve(.success(())) }
-            return nil
-        })
+        self.init(operation: .signal(body))
     }
 
     /// Wraps a cancellable `() -> Void` completion-block API.
@@ -159,28 +147,33 @@ extension Future where Success == Void, Failure == Never {
     /// ```
     @inlinable @_disfavoredOverload
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> CancelAction) {
-        self.init(work: { completer in body { completer.resolve(.success(())) } })
+        self.init(operation: .cancellableSignal(body))
     }
 }
 
-extension Result where Failure == any Error {
+extension Result {
     /// The `(T?, Error?)` convention: an error wins; both `nil` is a broken contract.
+    ///
+    /// Written for any `Failure` so that one generic operation holds the shape; it is only used
+    /// where `Failure == any Error`, which `missingValueAndError` always converts to.
     @inlinable
-    init(value: Success?, error: (any Error)?) {
+    init(value: Success?, error: Failure?) {
         if let error {
             self = .failure(error)
         } else if let value {
             self = .success(value)
         } else {
-            self = .failure(AsyncBridgeError.missingValueAndError)
+            self = .failure(AsyncBridgeError.missingValueAndError as! Failure)
         }
     }
-}
 
-extension Result where Success == Void, Failure == any Error {
-    /// The `(Error?)` convention: `nil` is success.
+    /// The `(Error?)` convention: `nil` is success (`success`, which is `()` where it is used).
     @inlinable
-    init(error: (any Error)?) {
-        self = error.map { .failure($0) } ?? .success(())
+    init(error: Failure?, success: Success) {
+        if let error {
+            self = .failure(error)
+        } else {
+            self = .success(success)
+        }
     }
 }

@@ -121,7 +121,7 @@ public func withCompletion(
     _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void
 ) async throws {
     try await Future<Void, any Error>.bridge(isolation: isolation) { completer in
-        body { completer.resolve(Result(error: $0)) }
+        body { completer.resolve(Result(error: $0, success: ())) }
         return nil
     }
 }
@@ -140,7 +140,7 @@ public func withCompletion(
     _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction
 ) async throws {
     try await Future<Void, any Error>.bridge(isolation: isolation) { completer in
-        body { completer.resolve(Result(error: $0)) }
+        body { completer.resolve(Result(error: $0, success: ())) }
     }
 }
 

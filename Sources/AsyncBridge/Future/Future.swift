@@ -161,12 +161,20 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
         let cancel: CancelAction?
         // Not `operation.map { $0.start(completer) } ?? start(completer)`: a closure returned
         // through those generic functions gets reabstraction thunks, two allocations per call.
-        if let operation {
-            cancel = operation.start(completer)
-        } else {
-            cancel = start(completer)
+        // Not `if let operation` either: the binding copies the operation (an outlined copy and
+        // destroy of the enum, ~75 instructions); `unsafelyUnwrapped` in the `.some` branch
+        // borrows it.
+        switch operation {
+        case .some: cancel = operation.unsafelyUnwrapped.start(completer)
+        case .none: cancel = start(completer)
         }
         let started = withExtendedLifetime(completer) { () -> Machine.Start in
+            // Completed synchronously, inside `start` on this thread: the run is finished (a
+            // terminal state, which nobody writes any more) and its cancel action is dropped
+            // unused. This thread recorded both under the lock, so it reads them without.
+            if completer.completedWhileStarting {
+                return .finished(storage.withUnsynchronizedState { $0.outcome(ofFinished: generation) })
+            }
             let started = storage.withLock { $0.started(generation, cancel: cancel) }
             guard case .running = started, inTask, Task.isCancelled else { return started }
             return storage.withLock { $0.starterLeaves(id, generation) }
@@ -244,19 +252,28 @@ final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Senda
     /// Guarded by the future's lock, hence unchecked: a dynamic exclusivity check would cost
     /// more than the lock.
     @exclusivity(unchecked) @usableFromInline var called = false
+    /// The thread that starts the run (and makes this completer).
+    @usableFromInline let starter: ThreadIdentity
+    /// The completion was called synchronously, on the starter's thread, while the operation
+    /// was starting: the starter takes the outcome without another critical section.
+    ///
+    /// Written (under the lock) only on the starter's thread and read only by the starter once
+    /// the operation has returned, so that thread's program order orders every access.
+    @exclusivity(unchecked) @usableFromInline var completedWhileStarting = false
 
     @inlinable
     init(_ future: Future<Success, Failure>, generation: UInt64) {
         self.future = future
         self.generation = generation
         self.mutex = future.storage.mutex
+        self.starter = .current
     }
 
     /// Delivers the run's outcome; a second call is ignored and reported.
     @inlinable
     func complete(_ outcome: FutureOutcome<Success, Failure>) {
         switch call(outcome) {
-        case .first(let completion?, _): completion.consumers.deliver(outcome)
+        case .first(let completion?, _): completion.consumers?.deliver(outcome)
         case .first(nil, _): break
         case .again(let reporter): reporter.report(.completionCalledMoreThanOnce)
         }
@@ -283,7 +300,11 @@ final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Senda
         future.storage.withLock { machine -> Call in
             if called { return .again(machine.reporter) }
             called = true
-            return .first(machine.complete(generation, outcome), machine.reporter)
+            let completion = machine.complete(generation, outcome)
+            // While the run is starting, its starter is inside the operation: a call on its
+            // thread is a synchronous one, nested in that operation.
+            if let completion, completion.whileStarting, starter.isCurrent { completedWhileStarting = true }
+            return .first(completion, machine.reporter)
         }
     }
 
@@ -305,6 +326,6 @@ final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Senda
         let outcome = FutureOutcome<Success, Failure>.broken(.completionNeverCalled)
         guard case .first(let completion?, let reporter) = call(outcome) else { return }
         reporter.report(.completionNeverCalled)
-        completion.consumers.deliver(outcome)
+        completion.consumers?.deliver(outcome)
     }
 }

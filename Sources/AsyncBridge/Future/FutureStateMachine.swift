@@ -116,15 +116,35 @@ enum FutureConsumers<Success: Sendable, Failure: Error>: Sendable {
     }
 }
 
-/// What a `Future` runs. An operation with the `Result` shape is kept as the user gave it, so
-/// starting it allocates nothing but the completer; other shapes are adapted to the completer.
+/// What a `Future` runs. An operation with one of the completion-block shapes is kept as the
+/// user gave it, so starting it allocates nothing but the completer (the block handed to it
+/// captures only the completer); other operations (async closures) are adapted to the completer.
+///
+/// The shapes are written with the future's own `Success` and `Failure` so that one generic
+/// enum holds them all: `(Success?, Failure?)` is the `(T?, Error?)` shape (made only where
+/// `Failure == any Error`), `(Failure?)` the `(Error?)` one and `()` the bare signal (made only
+/// where `Success == Void`).
 @usableFromInline
 enum FutureOperation<Success: Sendable, Failure: Error>: Sendable {
-    case result(@Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> Void)
-    case cancellableResult(@Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction)
+    @usableFromInline typealias Body<Completion> = @Sendable (_ completion: Completion) -> Void
+    @usableFromInline typealias CancellableBody<Completion> = @Sendable (_ completion: Completion) -> CancelAction
+
+    case result(Body<@Sendable (Result<Success, Failure>) -> Void>)
+    case cancellableResult(CancellableBody<@Sendable (Result<Success, Failure>) -> Void>)
+    case valueOrError(Body<@Sendable (Success?, Failure?) -> Void>)
+    case cancellableValueOrError(CancellableBody<@Sendable (Success?, Failure?) -> Void>)
+    case error(Body<@Sendable (Failure?) -> Void>)
+    case cancellableError(CancellableBody<@Sendable (Failure?) -> Void>)
+    case value(Body<@Sendable (Success) -> Void>)
+    case cancellableValue(CancellableBody<@Sendable (Success) -> Void>)
+    case signal(Body<@Sendable () -> Void>)
+    case cancellableSignal(CancellableBody<@Sendable () -> Void>)
     case adapted(@Sendable (FutureCompleter<Success, Failure>) -> CancelAction?)
 
     /// Starts the operation for one run; returns its cancel action.
+    ///
+    /// The `Result` shapes and adapted operations are started here, small enough to be inlined
+    /// into the consumer that starts the run; the other shapes in a function of their own.
     @inlinable
     func start(_ completer: FutureCompleter<Success, Failure>) -> CancelAction? {
         switch self {
@@ -135,7 +155,44 @@ enum FutureOperation<Success: Sendable, Failure: Error>: Sendable {
             return body { completer.resolve($0) }
         case .adapted(let work):
             return work(completer)
+        default:
+            return startOtherShape(completer)
         }
+    }
+
+    /// Starts an operation of a shape other than `Result`.
+    @inlinable @inline(never)
+    func startOtherShape(_ completer: FutureCompleter<Success, Failure>) -> CancelAction? {
+        switch self {
+        case .result, .cancellableResult, .adapted:
+            preconditionFailure("Internal inconsistency: not an operation of another shape")
+        case .valueOrError(let body):
+            body { completer.resolve(Result(value: $0, error: $1)) }
+            return nil
+        case .cancellableValueOrError(let body):
+            return body { completer.resolve(Result(value: $0, error: $1)) }
+        case .error(let body):
+            body { completer.resolve(Result(error: $0, success: Self.void)) }
+            return nil
+        case .cancellableError(let body):
+            return body { completer.resolve(Result(error: $0, success: Self.void)) }
+        case .value(let body):
+            body { completer.resolve(.success($0)) }
+            return nil
+        case .cancellableValue(let body):
+            return body { completer.resolve(.success($0)) }
+        case .signal(let body):
+            body { completer.resolve(.success(Self.void)) }
+            return nil
+        case .cancellableSignal(let body):
+            return body { completer.resolve(.success(Self.void)) }
+        }
+    }
+
+    /// The value of `Success` for the shapes made only where `Success == Void`.
+    @inlinable
+    static var void: Success {
+        unsafeBitCast((), to: Success.self)
     }
 }
 
@@ -223,16 +280,20 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
 
     @usableFromInline
     struct Completion {
-        /// The consumers to resume.
-        @usableFromInline var consumers: FutureConsumers<Success, Failure>
+        /// The consumers to resume; `nil` when nobody listens yet (the one consumer takes the
+        /// outcome from the state when it installs its listener, or has it already).
+        @usableFromInline var consumers: FutureConsumers<Success, Failure>?
         /// The operation, which will never run again: released outside the lock, since
         /// releasing it may run the deinitialisers of what it captured.
         @usableFromInline var released: Operation?
+        /// The run had not handed back its cancel action yet: its operation is still starting.
+        @usableFromInline var whileStarting: Bool
 
         @inlinable
-        init(_ consumers: FutureConsumers<Success, Failure>, released: Operation?) {
+        init(_ consumers: FutureConsumers<Success, Failure>?, released: Operation?, whileStarting: Bool) {
             self.consumers = consumers
             self.released = released
+            self.whileStarting = whileStarting
         }
     }
 
@@ -358,8 +419,21 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
     /// to release; `nil` when the run had already been abandoned.
     @inlinable
     mutating func complete(_ run: UInt64, _ outcome: FutureOutcome<Success, Failure>) -> Completion? {
-        guard case .running(run, _, let consumers) = state else { return nil }
+        guard case .running(run, let cancel, let consumers) = state else { return nil }
         state = .finished(generation: run, outcome: outcome)
-        return Completion(consumers, released: operation.take())
+        let whileStarting: Bool
+        if case .starting = cancel { whileStarting = true } else { whileStarting = false }
+        let listening: FutureConsumers<Success, Failure>?
+        if case .one(_, .arrived) = consumers { listening = nil } else { listening = consumers }
+        return Completion(listening, released: operation.take(), whileStarting: whileStarting)
+    }
+
+    /// The outcome of run `generation`, which has finished.
+    @inlinable
+    func outcome(ofFinished run: UInt64) -> FutureOutcome<Success, Failure> {
+        guard case .finished(run, let outcome) = state else {
+            preconditionFailure("Internal inconsistency: a run that completed while starting is not finished")
+        }
+        return outcome
     }
 }

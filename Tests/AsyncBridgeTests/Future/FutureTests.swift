@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 import AsyncBridge
 import AsyncBridgeTesting
@@ -193,6 +194,37 @@ struct FutureTests {
             reentrant.subscribe(spy.completion)
         }
         #expect(try spy.calls.map { try $0.get() } == [6])
+    }
+
+    @Test func aCompletionCalledOnAnotherThreadWhileStartingIsDeliveredAndNeverCancelled() async throws {
+        // The run is still starting, but the call does not come from the starter's thread: the
+        // starter must take the outcome under the lock, not as a synchronous completion.
+        let cancels = AtomicCounter()
+        let future = Future<Int, Never> { completion in
+            // A plain thread: blocking on a dispatch queue's work here could starve the pool
+            // that runs both (on Linux the concurrency runtime shares dispatch's threads).
+            let called = DispatchSemaphore(value: 0)
+            Thread {
+                completion(.success(7))
+                called.signal()
+            }.start()
+            called.wait()
+            return { cancels.increment() }
+        }
+        #expect(try await future.value == 7)
+        #expect(try await future.value == 7)
+        #expect(cancels.value == 0)
+    }
+
+    @Test func aCompletionCalledFromANestedFutureWhileStartingIsDelivered() async throws {
+        // Both runs complete synchronously on one thread, the outer one from inside the inner
+        // one's delivery.
+        let inner = Future<Int, Never> { $0(.success(20)) }
+        let outer = Future<Int, any Error> { completion in
+            inner.subscribe { completion($0.map { $0 + 1 }) }
+        }
+        #expect(try await outer.value == 21)
+        #expect(try await inner.value == 20)
     }
 
     @Test func aCompletionReleasedWithoutBeingCalledFailsWithADefinedError() async throws {
