@@ -16,7 +16,7 @@ final class FanIn<Event, Element, Failure: Error>: @unchecked Sendable {
         self.downstream = downstream
         self.sources = (0..<sourceCount).map { _ in downstream.subscription.child() }
         // The drain holds `self` until it is closed (at the end or on cancellation).
-        let drain = SerialDrain<Event> { event in handle(self, event) }
+        let drain = SerialDrain<Event> { _, event in handle(self, event) }
         self.drain = drain
         downstream.subscription.onCancel { drain.close() }
     }

@@ -18,20 +18,18 @@ public final class FlowEmitter<Element, Failure: Error>: Sendable {
 
     @inlinable
     init(_ subscriber: FlowSubscriber<Element, Failure>) {
-        let drain = LateBox<SerialDrain<FlowEvent<Element, Failure>>>()
-        self.drain = SerialDrain { event in
+        self.drain = SerialDrain { drain, event in
             switch event {
             case .value(let value):
-                if subscriber.receive(value) == .stop { drain.value?.close() }
+                if subscriber.receive(value) == .stop { drain.close() }
             case .finished:
-                drain.value?.close()
+                drain.close()
                 subscriber.complete(.finished)
             case .failure(let error):
-                drain.value?.close()
+                drain.close()
                 subscriber.complete(.failure(error))
             }
         }
-        drain.value = self.drain
         subscriber.subscription.onCancel { [weak drain = self.drain] in drain?.close() }
     }
 
@@ -80,15 +78,6 @@ public final class FlowEmitter<Element, Failure: Error>: Sendable {
             fail(error)
         }
     }
-}
-
-/// A reference set once after creation, for closures that must point back at their owner.
-@usableFromInline
-final class LateBox<Value: AnyObject>: @unchecked Sendable {
-    @usableFromInline weak var value: Value?
-
-    @inlinable
-    init() {}
 }
 
 extension Flow {

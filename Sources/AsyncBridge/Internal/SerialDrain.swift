@@ -6,7 +6,7 @@
 /// the meantime. The others return at once. No event is lost and none is delivered twice.
 ///
 /// ```swift
-/// let drain = SerialDrain<Int> { print($0) }
+/// let drain = SerialDrain<Int> { drain, value in print(value) }
 /// drain.submit(1)   // from any thread
 /// ```
 @usableFromInline
@@ -15,10 +15,10 @@ final class SerialDrain<Event>: @unchecked Sendable {
     /// reabstraction thunk (an allocation per event).
     @usableFromInline
     struct Receiver {
-        @usableFromInline let deliver: (Event) -> Void
+        @usableFromInline let deliver: (SerialDrain, Event) -> Void
 
         @inlinable
-        init(_ deliver: @escaping (Event) -> Void) {
+        init(_ deliver: @escaping (SerialDrain, Event) -> Void) {
             self.deliver = deliver
         }
     }
@@ -32,16 +32,17 @@ final class SerialDrain<Event>: @unchecked Sendable {
         @usableFromInline var head = 0
 
         @inlinable
-        init(deliver: @escaping (Event) -> Void) {
+        init(deliver: @escaping (SerialDrain, Event) -> Void) {
             self.receiver = Receiver(deliver)
         }
     }
 
     @usableFromInline let state: Lock<State>
 
-    /// `deliver` is called for each event, never concurrently with itself.
+    /// `deliver` is called for each event, never concurrently with itself, with this drain
+    /// (so a receiver can close the drain it belongs to without a reference of its own).
     @inlinable
-    init(deliver: @escaping (Event) -> Void) {
+    init(deliver: @escaping (SerialDrain, Event) -> Void) {
         self.state = .make(State(deliver: deliver))
     }
 
@@ -61,7 +62,7 @@ final class SerialDrain<Event>: @unchecked Sendable {
             return (receiver, true)
         }
         guard let deliver = receiver?.deliver else { return isOpenNow }
-        deliver(event)
+        deliver(self, event)
         var isOpen = true
         while let next = state.withLock({ state -> Event? in
             guard state.receiver != nil, state.head < state.queue.count else {
@@ -74,7 +75,7 @@ final class SerialDrain<Event>: @unchecked Sendable {
             defer { state.head += 1 }
             return state.queue[state.head]
         }) {
-            deliver(next)
+            deliver(self, next)
         }
         return isOpen
     }

@@ -44,26 +44,24 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
         // No reference cycles, and no weak references to the objects retained for every value
         // or inner (a weak reference moves an object's reference count to a side table, which
         // slows down each retain and release of it). The drain's receiver refers to the machine
-        // (which does not refer to the drain) and to the drain itself, unowned: it runs only
-        // inside `drain.submit`. Downstream's cancel action refers to the machine, and weakly
+        // (which does not refer to the drain), and is handed the drain itself by each call.
+        // Downstream's cancel action refers to the machine, and weakly
         // to a handle on the drain that only this storage retains.
-        let drainBox = FlatMapDrainBox<NewElement, Failure>()
         // Touched only by the receiver, one event at a time; not a captured `var`, whose box
         // checks exclusive access at run time on every value.
         let oldestInner = SerialState<UInt64>(0)
-        let drain = SerialDrain<FlatMapDelivery<NewElement, Failure>> { event in
+        let drain = SerialDrain<FlatMapDelivery<NewElement, Failure>> { drain, event in
             switch event {
             case .value(let value, let inner):
                 guard inner >= oldestInner.value else { return }
-                if downstream.receive(value) == .stop { Self.cancel(machine, drainBox.drain) }
+                if downstream.receive(value) == .stop { Self.cancel(machine, drain) }
             case .switched(let inner):
                 oldestInner.value = inner
             case .completion(let completion):
-                drainBox.drain?.close()
+                drain.close()
                 downstream.complete(completion)
             }
         }
-        drainBox.drain = drain
         let handle = FlatMapDrainHandle(drain)
         self.outer = outer
         self.machine = machine
@@ -232,14 +230,4 @@ final class FlatMapDrainHandle<Element, Failure: Error>: Sendable {
     init(_ drain: SerialDrain<FlatMapDelivery<Element, Failure>>) {
         self.drain = drain
     }
-}
-
-/// The drain's reference to itself, for its receiver, which runs only inside a call on the
-/// drain and so never outlives it. `unowned(unsafe)`: no reference counting, and no side table.
-@usableFromInline
-final class FlatMapDrainBox<Element, Failure: Error> {
-    @usableFromInline unowned(unsafe) var drain: SerialDrain<FlatMapDelivery<Element, Failure>>?
-
-    @inlinable
-    init() {}
 }
