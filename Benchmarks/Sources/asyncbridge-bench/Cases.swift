@@ -2,8 +2,12 @@ import AsyncBridge
 import Dispatch
 import OpenCombine
 
-/// Every case, in the order they run. A new case is one more entry here.
-let benchmarkCases: [BenchmarkCase] = [
+/// Every case, in the order they run: the one-shot and Flow cases below, then the concurrency
+/// spoke's (`ConcurrencyCases.swift`) and the coordination spoke's (`CoordinationCases.swift`).
+let benchmarkCases: [BenchmarkCase] = oneShotAndFlowCases + concurrencyCases + coordinationCases
+
+/// The one-shot bridges' and Flow's cases. A new case is one more entry here.
+let oneShotAndFlowCases: [BenchmarkCase] = [
     BenchmarkCase(
         id: "callback-to-async",
         peer: "withCheckedThrowingContinuation",

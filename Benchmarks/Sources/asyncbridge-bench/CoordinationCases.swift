@@ -1,0 +1,4 @@
+import AsyncBridge
+
+/// The coordination spoke's cases: `single-flight-1000`.
+let coordinationCases: [BenchmarkCase] = []
