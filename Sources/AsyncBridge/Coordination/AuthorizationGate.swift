@@ -28,11 +28,11 @@
 /// Combine: seed 004's `checkAccess().publisher.flatMap { … requestAccessFuture() }`, which
 /// asks once per subscriber; RxSwift: the same chain with `flatMap` and `Single`.
 public struct AuthorizationGate: Sendable {
-    @usableFromInline let readStatus: @Sendable () async -> AuthorizationStatus
-    @usableFromInline let request: @Sendable () async -> Void
+    let readStatus: @Sendable () async -> AuthorizationStatus
+    let request: @Sendable () async -> Void
     /// Runs the request within the timeout, if there is one.
-    @usableFromInline let limit: (@Sendable (_ request: @escaping @Sendable () async -> Void) async throws -> Void)?
-    @usableFromInline let prompts = SingleFlight<Unkeyed, AuthorizationStatus, AuthorizationError>(policy: .runToCompletion)
+    let limit: (@Sendable (_ request: @escaping @Sendable () async -> Void) async throws -> Void)?
+    let prompts = SingleFlight<Unkeyed, AuthorizationStatus, AuthorizationError>(policy: .runToCompletion)
 
     /// A gate whose request is a completion-block API answering with a `Bool`, as most
     /// platform permission APIs do.

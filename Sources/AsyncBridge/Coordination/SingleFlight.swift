@@ -25,9 +25,11 @@
 /// - **Re-entrancy.** The operation may call `run` for *another* key. Calling it for its own key
 ///   waits for itself and never returns, as Go's `singleflight` does.
 ///
-/// Go: `singleflight.Group`; RxSwift: `share()` on a deferred `Single`, held until it completes;
-/// Combine: `share()`, dropped on completion. A `SingleFlight` is a value with shared state:
-/// copies coalesce with each other.
+/// Go: `singleflight.Group`. In RxSwift or Combine this is written by hand: a shared request
+/// (`share()`) kept in a property and cleared when it completes. The default policy does what
+/// RxSwift's `share()` does when its last subscriber leaves (it disposes the source); the hand-
+/// written `Task` in an actor that people write for async code does not cancel.
+/// A `SingleFlight` is a value with shared state: copies coalesce with each other.
 public struct SingleFlight<Key: Hashable & Sendable, Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     let storage: SingleFlightStorage<Key, Value, Failure>
