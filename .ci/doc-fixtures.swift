@@ -78,3 +78,22 @@ let user = User(id: 42, name: "Ada", groupID: 7)
 
 func show(_ user: User) {}
 func show(_ error: any Error) {}
+
+// Coordination (README "coordination" section)
+
+struct Token: Sendable {
+    var value: String
+}
+
+extension API {
+    func refresh(_ refreshToken: String) async throws -> Token {
+        Token(value: refreshToken)
+    }
+}
+
+/// A platform permission API: a status, and a prompt that answers through a completion block.
+enum ContactsPermission {
+    enum Status { case authorized, notDetermined, denied, restricted }
+    static var status: Status { .notDetermined }
+    static func requestAccess(completion: @escaping @Sendable (Bool) -> Void) { completion(true) }
+}

@@ -8,6 +8,7 @@ struct Demo {
         do {
             try await OneShotBridges.run()
             try await FlowScenarios.run()
+            try await CoordinationScenarios.run()
         } catch {
             print("demo failed: \(error)")
         }

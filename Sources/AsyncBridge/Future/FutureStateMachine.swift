@@ -84,7 +84,8 @@ enum FutureConsumers<Success: Sendable, Failure: Error>: Sendable {
             self = .one(id, consumer)
             return true
         case .many(var all):
-            guard let index = all.firstIndex(where: { $0.0 == id }) else { return false }
+            // From the end: a consumer installs its listener right after it arrived (appended).
+            guard let index = all.lastIndex(where: { $0.0 == id }) else { return false }
             self = .one(0, consumer)  // drop the array's other reference before changing it
             all[index].1 = consumer
             self = .many(all)
@@ -381,17 +382,17 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
     /// `generation` has finished (it gets the outcome) or the consumer has left (`nil`).
     @inlinable
     mutating func install(_ id: UInt64, _ run: UInt64, _ consumer: FutureConsumer<Success, Failure>) -> Installation {
-        switch state {
-        case .running(run, let cancel, var consumers):
+        // Not `switch state { case .running(run, …) }`: matching the expression pattern `run`
+        // keeps a copy of the state for the whole switch, so `consumers` would be shared and
+        // `replace` would copy the array, each consumer's install costing one copy of all.
+        if case .running(let running, let cancel, var consumers) = state, running == run {
             state = .idle  // release the enum's reference so `consumers` is uniquely owned
             let present = consumers.replace(id, with: consumer)
             state = .running(generation: run, cancel: cancel, consumers: consumers)
             return present ? .listening : .deliver(nil)
-        case .finished(run, let outcome):
-            return .deliver(outcome)
-        default:
-            return .deliver(nil)
         }
+        if case .finished(run, let outcome) = state { return .deliver(outcome) }
+        return .deliver(nil)
     }
 
     /// A consumer leaves. Returns it (to be told it was cancelled) and, when it was the last

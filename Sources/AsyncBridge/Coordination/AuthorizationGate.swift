@@ -1,0 +1,257 @@
+/// Check-then-request access to something the user must allow (contacts, the camera,
+/// notifications): one call that returns once access is granted, asking only if needed and
+/// asking once however many callers want it at the same time.
+///
+/// Configure it with how to read the current status and how to ask:
+///
+/// ```swift
+/// let camera = AuthorizationGate(
+///     status: { Permissions.camera.status },
+///     request: { Permissions.camera.requestAccess(completion: $0) }
+/// )
+/// try await camera.requestAccess()   // returns when granted, throws AuthorizationError if not
+/// ```
+///
+/// What ``requestAccess()`` does (seed 004's contacts pipeline, generalised):
+/// 1. Reads the status. `.granted` returns at once; `.denied` and `.restricted` throw
+///    ``AuthorizationError`` without asking.
+/// 2. `.notDetermined`: runs the request, one for all the callers that are waiting meanwhile
+///    (a ``SingleFlight`` that runs to completion: a prompt on screen cannot be withdrawn, so a
+///    caller that gives up leaves it showing, and a caller that comes next joins it).
+/// 3. Reads the status again, which decides: the request's own answer is not trusted alone.
+///
+/// The request's completion block is bridged with ``withNeverFailingCompletion(isolation:_:)``:
+/// called twice, the second call is ignored; released without being called, the status read
+/// afterwards decides (both are reported through ``AsyncBridgeDiagnostics``). A request that
+/// keeps its block and never calls it needs a `timeout`.
+///
+/// Combine: seed 004's `checkAccess().publisher.flatMap { … requestAccessFuture() }`, which
+/// asks once per subscriber; RxSwift: the same chain with `flatMap` and `Single`.
+public struct AuthorizationGate: Sendable {
+    let readStatus: @Sendable () async -> AuthorizationStatus
+    let request: @Sendable () async -> Void
+    /// Runs the request within the timeout, if there is one.
+    let limit: (@Sendable (_ request: @escaping @Sendable () async -> Void) async throws -> Void)?
+    let prompts = SingleFlight<Unkeyed, AuthorizationStatus, AuthorizationError>(policy: .runToCompletion)
+
+    /// A gate whose request is a completion-block API answering with a `Bool`, as most
+    /// platform permission APIs do.
+    ///
+    /// ```swift
+    /// let camera = AuthorizationGate(
+    ///     status: { Permissions.camera.status },
+    ///     request: { Permissions.camera.requestAccess(completion: $0) }
+    /// )
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - timeout: How long to wait for the request's answer, on `clock`; `nil` (the default)
+    ///     waits as long as it takes. At the deadline the status is read again: if it is still
+    ///     not determined, the callers get ``AuthorizationError/timedOut``.
+    ///   - clock: The clock of the timeout; `ManualClock` (AsyncBridgeTesting) in tests.
+    ///   - status: Reads the current status; map your platform's status to ``AuthorizationStatus``.
+    ///   - request: Asks the user. Its `Bool` is not trusted alone: the status read afterwards
+    ///     decides.
+    public init<C: Clock>(
+        timeout: C.Duration? = nil,
+        clock: C = ContinuousClock(),
+        status: @escaping @Sendable () async -> AuthorizationStatus,
+        request: @escaping @Sendable (_ completion: @escaping @Sendable (Bool) -> Void) -> Void
+    ) {
+        self.init(timeout: timeout, clock: clock, status: status) {
+            _ = try? await withNeverFailingCompletion(isolation: nil) { request($0) }
+        }
+    }
+
+    /// A gate whose request is an async function answering with a `Bool`.
+    ///
+    /// An error thrown by the request counts as no answer: the status read afterwards decides.
+    ///
+    /// ```swift
+    /// let notifications = AuthorizationGate(
+    ///     status: { await Permissions.notifications.currentStatus() },
+    ///     request: { try await Permissions.notifications.requestAuthorization() }
+    /// )
+    /// ```
+    @_disfavoredOverload
+    public init<C: Clock>(
+        timeout: C.Duration? = nil,
+        clock: C = ContinuousClock(),
+        status: @escaping @Sendable () async -> AuthorizationStatus,
+        request: @escaping @Sendable () async throws -> Bool
+    ) {
+        self.init(timeout: timeout, clock: clock, status: status) { _ = try? await request() }
+    }
+
+    init<C: Clock>(
+        timeout: C.Duration?,
+        clock: C,
+        status: @escaping @Sendable () async -> AuthorizationStatus,
+        ask: @escaping @Sendable () async -> Void
+    ) {
+        readStatus = status
+        request = ask
+        if let timeout {
+            limit = { @Sendable request in try await withTimeout(timeout, clock: clock, operation: request) }
+        } else {
+            limit = nil
+        }
+    }
+
+    /// The current status, read now.
+    ///
+    /// ```swift
+    /// if await camera.status == .denied { showSettingsHint() }
+    /// ```
+    public var status: AuthorizationStatus {
+        get async { await readStatus() }
+    }
+
+    /// Returns once access is granted, asking the user only if the status is not determined,
+    /// and only once for all the callers waiting at the same time.
+    ///
+    /// Throws ``AuthorizationError`` when access is denied or restricted (before or after
+    /// asking), when the request ended without a decision, or when it timed out; and
+    /// `CancellationError` when the calling task is cancelled first. Cancelling a caller does
+    /// not withdraw a request in progress: the other callers keep waiting for it, and later
+    /// callers join it.
+    ///
+    /// ```swift
+    /// do {
+    ///     try await camera.requestAccess()
+    ///     startCapture()
+    /// } catch AuthorizationError.denied {
+    ///     showSettingsHint()
+    /// }
+    /// ```
+    public func requestAccess() async throws {
+        try await access().get()
+    }
+
+    /// ``requestAccess()`` as a lazy `Future` with a typed failure: it runs when first
+    /// consumed, and its consumers share that one check (and request, if any).
+    ///
+    /// ```swift
+    /// switch try await camera.future().result {
+    /// case .success: startCapture()
+    /// case .failure(let error): show(error)   // typed: AuthorizationError
+    /// }
+    /// ```
+    public func future() -> Future<Void, AuthorizationError> {
+        Future(work: { completer in
+            let task = Task {
+                // Cancelled only once every consumer has left, when nobody needs the result.
+                guard let result = try? await access() else { return }
+                completer.resolve(result)
+            }
+            return { task.cancel() }
+        })
+    }
+
+    /// ``requestAccess()`` as a `Flow`: each subscription checks (and asks, if needed, joining a
+    /// request in progress), then delivers one value and finishes, or fails with
+    /// ``AuthorizationError``. Seed 004's pipeline, for code written with flows.
+    ///
+    /// ```swift
+    /// let token = refreshButton.taps
+    ///     .flatMap { camera.flow().asResult() }
+    ///     .subscribe { event in print(event) }
+    /// ```
+    public func flow() -> Flow<Void, AuthorizationError> {
+        .deferred { Flow(future()) }
+    }
+
+    /// How many callers wait for the request in progress. For tests.
+    ///
+    /// ```swift
+    /// while camera.waiterCount < 2 { await Task.yield() }
+    /// ```
+    @_spi(AsyncBridgeInternals)
+    public var waiterCount: Int {
+        prompts.waiterCount(key: .shared)
+    }
+
+    /// The check, the shared request if needed, and the verdict. Throws only
+    /// `CancellationError`.
+    func access() async throws(CancellationError) -> Result<Void, AuthorizationError> {
+        if Task.isCancelled { throw CancellationError() }
+        let status = await readStatus()
+        guard status == .notDetermined else { return Self.verdict(status) }
+        if Task.isCancelled { throw CancellationError() }  // do not start a prompt for nobody
+        switch try await prompts.result(operation: ask) {
+        case .success(let status): return Self.verdict(status)
+        case .failure(let error): return .failure(error)
+        }
+    }
+
+    /// One request, shared by every caller waiting meanwhile: reads the status again (a
+    /// request that finished just before may have decided it), asks, and reads it once more.
+    @Sendable
+    func ask() async throws(AuthorizationError) -> AuthorizationStatus {
+        let before = await readStatus()
+        guard before == .notDetermined else { return before }
+        guard let limit else {
+            await request()
+            return await readStatus()
+        }
+        do {
+            try await limit(request)
+        } catch {
+            // The deadline passed (nobody cancels this task: the flight runs to completion).
+            let after = await readStatus()
+            if after == .notDetermined { throw .timedOut }
+            return after
+        }
+        return await readStatus()
+    }
+
+    /// What a final status means for the callers.
+    static func verdict(_ status: AuthorizationStatus) -> Result<Void, AuthorizationError> {
+        switch status {
+        case .granted: return .success(())
+        case .denied: return .failure(.denied)
+        case .restricted: return .failure(.restricted)
+        case .notDetermined: return .failure(.notDetermined)
+        }
+    }
+}
+
+/// Whether the user allows access, as an ``AuthorizationGate`` sees it. Map your platform's
+/// status to it (`CNAuthorizationStatus`, `AVAuthorizationStatus`, …).
+///
+/// ```swift
+/// let status: AuthorizationStatus = switch CameraPermission.status {
+/// case .authorized: .granted
+/// case .notDetermined: .notDetermined
+/// case .restricted: .restricted
+/// case .denied: .denied
+/// }
+/// ```
+public enum AuthorizationStatus: Hashable, Sendable {
+    /// The user has not been asked yet: a request may grant access.
+    case notDetermined
+    /// Access is allowed.
+    case granted
+    /// The user refused; asking again shows nothing (send them to Settings).
+    case denied
+    /// Access is not the user's to give (parental controls, device management).
+    case restricted
+}
+
+/// Why an ``AuthorizationGate`` did not grant access.
+///
+/// ```swift
+/// catch let error as AuthorizationError where error == .denied { showSettingsHint() }
+/// ```
+public enum AuthorizationError: Error, Hashable, Sendable {
+    /// The status is ``AuthorizationStatus/denied``, before or after asking.
+    case denied
+    /// The status is ``AuthorizationStatus/restricted``.
+    case restricted
+    /// The request ended and the status is still not determined (the prompt was dismissed,
+    /// the request failed, or it dropped its completion block).
+    case notDetermined
+    /// The request did not answer within the gate's timeout, and the status is still not
+    /// determined.
+    case timedOut
+}
