@@ -1,7 +1,9 @@
-/// Errors that AsyncBridge itself raises when a bridged API breaks its contract.
+/// Errors that AsyncBridge itself raises: a bridged API broke its contract, or a flow did not
+/// have the number of values an `await` asked for.
 ///
-/// They arrive through the untyped `throws` of ``Future/value`` and ``Future/result``, so a
-/// typed `Failure` (even `Never`) never has to make room for them.
+/// They arrive through the untyped `throws` of ``Future/value``, ``Future/result`` and
+/// ``Flow/firstValue``-style accessors, so a typed `Failure` (even `Never`) never has to make
+/// room for them.
 ///
 /// ```swift
 /// do {
@@ -15,4 +17,9 @@ public enum AsyncBridgeError: Error, Sendable, Hashable {
     case completionNeverCalled
     /// A `(T?, Error?) -> Void` completion block was called with both arguments `nil`.
     case missingValueAndError
+    /// A flow finished without the value that ``Flow/firstValue``, ``Flow/lastValue`` or
+    /// ``Flow/singleValue`` waited for. RxSwift: `RxError.noElements`.
+    case noValue
+    /// A flow sent a second value to ``Flow/singleValue``. RxSwift: `RxError.moreThanOneElement`.
+    case moreThanOneValue
 }

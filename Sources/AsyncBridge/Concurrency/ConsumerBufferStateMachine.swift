@@ -1,0 +1,267 @@
+import Dispatch
+
+/// How many values one consumer's buffer holds, and what a full buffer does: the internal
+/// form of ``FlowBufferingPolicy`` and ``ChannelBufferingPolicy``.
+@usableFromInline
+enum BufferLimit: Sendable, Hashable {
+    /// Keeps every value. The consumer takes the whole buffer at once (see
+    /// ``ConsumerBufferStateMachine/poll(into:)``).
+    case unbounded
+    /// Keeps the newest `n` values: a value arriving at a full buffer evicts the oldest.
+    case newest(Int)
+    /// Keeps the oldest `n` values: a value arriving at a full buffer is dropped.
+    case oldest(Int)
+    /// Keeps `n` values, then holds the producer until the consumer takes one, where the
+    /// producer may be held; elsewhere it keeps buffering.
+    case blocking(Int)
+}
+
+/// One consumer's buffer between a producer that pushes synchronously (a flow's subscriber, a
+/// channel's `send`) and a consumer that pulls with `await` (an async iterator).
+///
+/// A struct of decisions, with no lock and no side effect: its owner calls it under its lock
+/// and carries out the returned action after unlocking (resuming the consumer, waking a held
+/// producer, passing a dropped value to `onDrop`). `FlowValuesStorage` owns one; a
+/// `BroadcastChannel` owns one per consumer, all under the channel's one lock.
+///
+/// With the unbounded policy the consumer takes the whole buffer in one critical section and
+/// hands the values out without locking (``poll(into:)``); bounded policies hand out one value
+/// per critical section, so that the limit counts exactly the values not yet taken.
+///
+/// ```swift
+/// var machine = ConsumerBufferStateMachine<Int, Never>(limit: .oldest(1))
+/// _ = machine.receive(1)   // .none: buffered
+/// _ = machine.receive(2)   // .drop(2): the buffer is full
+/// ```
+@usableFromInline
+struct ConsumerBufferStateMachine<Element, Failure: Error> {
+    /// The consumer suspended in `next()`: resumed with a value, the completion (`.finished`,
+    /// `.failure`), or `nil` when it was cancelled.
+    @usableFromInline typealias Waiter = UnsafeContinuation<FlowEvent<Element, Failure>?, Never>
+
+    /// The lifecycle. Values wait in ``buffer`` in `receiving` and `draining`.
+    @usableFromInline
+    enum State {
+        /// Values are coming. `waiter` is the consumer suspended in `next()` (the buffer is then
+        /// empty); `held` is a producer waiting for room (`.blocking` only; the buffer is then
+        /// full). Never both.
+        case receiving(waiter: Waiter?, held: DispatchSemaphore?)
+        /// The source has completed; the consumer takes what is buffered, then `completion`.
+        case draining(FlowCompletion<Failure>)
+        /// The consumer has had its last event (the completion), or has left (cancelled, or
+        /// its iterator was released). Everything later is ignored.
+        case ended
+    }
+
+    @usableFromInline var state: State = .receiving(waiter: nil, held: nil)
+    @usableFromInline var buffer = RingBuffer<Element>()
+    @usableFromInline let limit: BufferLimit
+    /// The thread subscribing this consumer's source, while it does: a value it delivers
+    /// synchronously comes from inside the consumer's own call, which cannot be held.
+    @usableFromInline var subscribingThread: ThreadIdentity?
+
+    @inlinable
+    init(limit: BufferLimit) {
+        self.limit = limit
+    }
+
+    // MARK: Producer
+
+    /// What the producer does with a value, after unlocking.
+    @usableFromInline
+    enum ReceiveAction {
+        /// Nothing: the value is buffered.
+        case none
+        /// Resume the suspended consumer with the value.
+        case resume(Waiter, Element)
+        /// Report a value dropped by the policy (the new one, or the evicted oldest).
+        case drop(Element)
+        /// The consumer has ended: the value is ignored; tell the source to stop.
+        case stop
+        /// The buffer is full: wait on the semaphore, then offer the value again.
+        case hold(DispatchSemaphore)
+    }
+
+    /// A value from the producer. A full `.blocking` buffer holds the producer if its thread
+    /// may be held (see ``currentThreadMayBeHeld()``) and is not subscribing this consumer's
+    /// source; otherwise it keeps the value beyond the limit.
+    @inlinable
+    mutating func receive(_ value: Element) -> ReceiveAction {
+        switch state {
+        case .receiving(let waiter?, _):
+            state = .receiving(waiter: nil, held: nil)
+            return .resume(waiter, value)
+        case .receiving(nil, _):
+            switch limit {
+            case .unbounded:
+                buffer.append(value)
+                return .none
+            case .oldest(let size):
+                guard buffer.count < size else { return .drop(value) }
+                buffer.append(value)
+                return .none
+            case .newest(let size):
+                guard size > 0 else { return .drop(value) }
+                let evicted = buffer.count == size ? buffer.removeFirst() : nil
+                buffer.append(value)
+                return evicted.map { .drop($0) } ?? .none
+            case .blocking(let size):
+                guard buffer.count >= size, producerMayBeHeld else {
+                    buffer.append(value)
+                    return .none
+                }
+                let semaphore = DispatchSemaphore(value: 0)
+                state = .receiving(waiter: nil, held: semaphore)
+                return .hold(semaphore)
+            }
+        case .draining, .ended:
+            return .stop
+        }
+    }
+
+    /// Whether the calling thread, a producer, may be held: evaluated only at a full
+    /// `.blocking` buffer.
+    @inlinable
+    var producerMayBeHeld: Bool {
+        if let subscribingThread, subscribingThread.isCurrent { return false }
+        return currentThreadMayBeHeld()
+    }
+
+    /// The source completed. Returns the suspended consumer to resume with the completion.
+    @inlinable
+    mutating func complete(_ completion: FlowCompletion<Failure>) -> Waiter? {
+        switch state {
+        case .receiving(let waiter?, _):
+            state = .ended
+            return waiter
+        case .receiving(nil, let held):
+            if held != nil {
+                preconditionFailure("Internal inconsistency: a held producer completed its flow")
+            }
+            state = .draining(completion)
+            return nil
+        case .draining, .ended:
+            return nil
+        }
+    }
+
+    // MARK: Consumer
+
+    /// What the consumer's synchronous attempt found.
+    @usableFromInline
+    enum Poll {
+        /// The next value; `release` is a held producer to wake.
+        case value(Element, release: DispatchSemaphore?)
+        /// Unbounded: the buffer was swapped into the consumer's batch, which is not empty.
+        case refilled
+        /// The last event: `.finished`, `.failure`, or `nil` after the consumer left.
+        case end(FlowEvent<Element, Failure>?)
+        /// Nothing yet: the consumer must wait.
+        case empty
+    }
+
+    /// The consumer asks for the next value without waiting. `batch` is its own (empty) ring;
+    /// with the unbounded policy it receives the whole buffer.
+    @inlinable
+    mutating func poll(into batch: inout RingBuffer<Element>) -> Poll {
+        switch state {
+        case .receiving(nil, let held):
+            if buffer.isEmpty { return .empty }
+            if case .unbounded = limit {
+                swap(&buffer, &batch)
+                return .refilled
+            }
+            if held != nil { state = .receiving(waiter: nil, held: nil) }
+            return .value(buffer.removeFirst(), release: held)
+        case .receiving(.some, _):
+            preconditionFailure("Internal inconsistency: a consumer polled while it was waiting")
+        case .draining(let completion):
+            if !buffer.isEmpty {
+                if case .unbounded = limit {
+                    swap(&buffer, &batch)
+                    return .refilled
+                }
+                return .value(buffer.removeFirst(), release: nil)
+            }
+            state = .ended
+            return .end(FlowEvent(completion))
+        case .ended:
+            return .end(nil)
+        }
+    }
+
+    /// What happens to a consumer about to suspend.
+    @usableFromInline
+    enum Install {
+        /// It waits; the producer, the completion or a cancellation will resume it.
+        case installed
+        /// Resume it at once with this event (`nil`: it has left); `release` is a held
+        /// producer to wake.
+        case resume(FlowEvent<Element, Failure>?, release: DispatchSemaphore?)
+    }
+
+    /// The consumer suspends, unless something arrived since its poll (or it was cancelled).
+    @inlinable
+    mutating func install(_ waiter: Waiter) -> Install {
+        switch state {
+        case .receiving(nil, let held):
+            if buffer.isEmpty {
+                state = .receiving(waiter: waiter, held: nil)
+                return .installed
+            }
+            if held != nil { state = .receiving(waiter: nil, held: nil) }
+            return .resume(.value(buffer.removeFirst()), release: held)
+        case .receiving(.some, _):
+            preconditionFailure("Internal inconsistency: a consumer waited twice at once")
+        case .draining(let completion):
+            if !buffer.isEmpty { return .resume(.value(buffer.removeFirst()), release: nil) }
+            state = .ended
+            return .resume(FlowEvent(completion), release: nil)
+        case .ended:
+            return .resume(nil, release: nil)
+        }
+    }
+
+    /// What a consumer leaving leaves to do.
+    @usableFromInline
+    struct Departure {
+        /// Whether it was still there: its source is to be cancelled.
+        @usableFromInline var wasActive = false
+        /// The consumer, suspended: resume it with `nil`.
+        @usableFromInline var waiter: Waiter?
+        /// A held producer: wake it (it then finds the consumer gone).
+        @usableFromInline var held: DispatchSemaphore?
+        /// The values it did not take, to release outside the lock.
+        @usableFromInline var discarded = RingBuffer<Element>()
+
+        @inlinable
+        init() {}
+    }
+
+    /// The consumer leaves: its task was cancelled, or its iterator released. Buffered values
+    /// are discarded.
+    @inlinable
+    mutating func cancel() -> Departure {
+        var departure = Departure()
+        switch state {
+        case .receiving(let waiter, let held):
+            departure.wasActive = true
+            departure.waiter = waiter
+            departure.held = held
+        case .draining:
+            break
+        case .ended:
+            return departure
+        }
+        state = .ended
+        swap(&buffer, &departure.discarded)
+        return departure
+    }
+
+    /// Whether the consumer has had its last event or left.
+    @inlinable
+    var isEnded: Bool {
+        if case .ended = state { return true }
+        return false
+    }
+}

@@ -1,0 +1,122 @@
+// Awaiting one value of a flow: `firstValue`, `lastValue`, `singleValue`.
+//
+// Each subscribes once per `await` (a cold flow runs again), and follows `Future.value`'s
+// convention for typed failures: it throws the flow's `Failure`, `CancellationError` when the
+// awaiting task is cancelled first (the subscription is then cancelled), or an
+// `AsyncBridgeError` when the flow did not have the number of values asked for.
+
+extension Flow where Element: Sendable {
+    /// The flow's first value; the subscription is cancelled as soon as it has arrived.
+    ///
+    /// Throws the flow's `Failure`, ``AsyncBridgeError/noValue`` when it finishes without a
+    /// value, or `CancellationError` when the awaiting task is cancelled first (which cancels
+    /// the subscription).
+    ///
+    /// RxSwift: `first()` as a `Single` (which completes with `nil` instead of failing when
+    /// empty); Combine: `values.first(where:)` (which returns `nil`).
+    ///
+    /// ```swift
+    /// let current = try await locations.firstValue
+    /// ```
+    @inlinable
+    public var firstValue: Element {
+        get async throws {
+            try await awaitValue { value, _ in .finish(value) }
+        }
+    }
+
+    /// The flow's last value, once it has finished.
+    ///
+    /// Throws the flow's `Failure`, ``AsyncBridgeError/noValue`` when it finishes without a
+    /// value, or `CancellationError` when the awaiting task is cancelled first (which cancels
+    /// the subscription).
+    ///
+    /// RxSwift: `takeLast(1).asSingle()`; Combine: `last()`.
+    ///
+    /// ```swift
+    /// let total = try await uploads.map(\.bytes).scan(0, +).lastValue
+    /// ```
+    @inlinable
+    public var lastValue: Element {
+        get async throws {
+            try await awaitValue { _, _ in .keep }
+        }
+    }
+
+    /// The flow's only value, once it has finished.
+    ///
+    /// Throws the flow's `Failure`, ``AsyncBridgeError/noValue`` when it finishes without a
+    /// value, ``AsyncBridgeError/moreThanOneValue`` as soon as a second value arrives (the
+    /// subscription is then cancelled), or `CancellationError` when the awaiting task is
+    /// cancelled first.
+    ///
+    /// RxSwift: `asSingle()` (the same errors: `noElements`, `moreThanOneElement`); Combine
+    /// has no equivalent.
+    ///
+    /// ```swift
+    /// let user = try await Flow { api.getUser(id: 42, completion: $0) }.singleValue
+    /// ```
+    @inlinable
+    public var singleValue: Element {
+        get async throws {
+            try await awaitValue { _, previous in previous == nil ? .keep : .fail(.moreThanOneValue) }
+        }
+    }
+
+    /// What to do with a value while awaiting one.
+    @usableFromInline
+    enum ValueDecision {
+        /// Keep it as the candidate and wait for more (or the finish).
+        case keep
+        /// The answer is this value: stop.
+        case finish(Element)
+        /// Stop with this error.
+        case fail(AsyncBridgeError)
+    }
+
+    /// Subscribes once, keeping the latest value, until `decide` or the completion gives the
+    /// answer. `decide` gets the new value and the previously kept one.
+    @inlinable
+    func awaitValue(_ decide: @escaping @Sendable (Element, Element?) -> ValueDecision) async throws -> Element {
+        let upstream = self
+        return try await Future<Element, Failure>(work: { completer in
+            let subscription = FlowSubscription()
+            let kept = SerialState<Element?>(nil)
+            let answered = SerialState(false)
+            upstream.run(FlowSubscriber(
+                subscription: subscription,
+                receive: { value in
+                    if answered.value { return .stop }
+                    let outcome: FutureOutcome<Element, Failure>
+                    switch decide(value, kept.value) {
+                    case .keep:
+                        kept.value = value
+                        return .more
+                    case .finish(let answer):
+                        outcome = .success(answer)
+                    case .fail(let error):
+                        outcome = .broken(error)
+                    }
+                    answered.value = true
+                    subscription.cancel()
+                    completer.complete(outcome)
+                    return .stop
+                },
+                complete: { completion in
+                    if answered.value { return }
+                    answered.value = true
+                    switch completion {
+                    case .finished:
+                        completer.complete(kept.value.map { .success($0) } ?? .broken(.noValue))
+                    case .failure(let error):
+                        completer.complete(.failure(error))
+                    }
+                }
+            ))
+            // The cancel action keeps the completer: a source that lets its subscriber go
+            // without completing (`Flow.never`) then waits, as it should, instead of ending
+            // with `completionNeverCalled`.
+            return { withExtendedLifetime(completer) { subscription.cancel() } }
+        }).value
+    }
+}
