@@ -64,10 +64,11 @@ final class TimedOperator<Element, Failure: Error, C: Clock>: @unchecked Sendabl
     }
 
     /// From `handle`: sends a value downstream. Returns `false`, having ended everything, when
-    /// downstream wants no more.
+    /// downstream wants no more, or cancelled while it received the value (from inside its
+    /// handler: then nothing more may reach it, not even the rest of a batch that is due).
     @inlinable
     func send(_ value: Element) -> Bool {
-        guard downstream.receive(value) == .more else {
+        guard downstream.receive(value) == .more, !downstream.subscription.isCancelled else {
             end(nil)
             return false
         }
