@@ -36,7 +36,6 @@ final class RetryStorage<Failure: Error, C: Clock>: Sendable where C.Duration ==
     private let clock: C
 
     init(clock: C, context: Context) {
-        precondition(context.maxAttempts >= 1, "retry needs maxAttempts of at least 1 (\(context.maxAttempts))")
         self.clock = clock
         self.machine = .make(RetryStateMachine(context: context))
     }

@@ -11,9 +11,10 @@ extension Flow {
     /// ```
     ///
     /// The limit is per element: the clock starts at subscription and restarts at each value.
-    /// At the deadline the upstream is cancelled and the flow fails; a value that arrives at or
-    /// after the deadline (before the timer's task ran) is dropped, and the flow fails all the
-    /// same. The upstream's own completion passes at once. The failure type becomes
+    /// At the deadline the upstream is cancelled and the flow fails; an event that arrives at
+    /// or after the deadline, before the timer's task ran, counts as too late (a value is
+    /// dropped, a completion replaced): what happens depends on the clock, not on when the task
+    /// runs. The upstream's own completion passes at once. The failure type becomes
     /// `any Error`, holding the upstream's failure or ``TimeoutError``; to keep it typed, or
     /// to finish instead of failing, use ``timeout(_:tolerance:clock:switchingTo:)``.
     ///
@@ -93,8 +94,8 @@ extension Flow {
                     timed.arm(deadline.value)
                 }
             }
-            timed.arm(deadline.value)
             timed.subscribe(to: upstream)
+            timed.tick()  // arms the first deadline, unless the upstream has completed
         }
     }
 }

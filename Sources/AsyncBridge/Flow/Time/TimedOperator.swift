@@ -63,6 +63,14 @@ final class TimedOperator<Element, Failure: Error, C: Clock>: @unchecked Sendabl
         ))
     }
 
+    /// Has `handle` look at the clock (a `.tick`), in turn with the upstream's events: how an
+    /// operator arms its first deadline once the upstream's subscribe has returned, so that a
+    /// flow that completes during its subscribe never starts the timer's task.
+    @inlinable
+    func tick() {
+        drain.submit(.tick)
+    }
+
     /// From `handle`: sends a value downstream. Returns `false`, having ended everything, when
     /// downstream wants no more, or cancelled while it received the value (from inside its
     /// handler: then nothing more may reach it, not even the rest of a batch that is due).
