@@ -10,12 +10,18 @@
 public final class FlowRecorder<Element: Sendable, Failure: Error>: Sendable {
     private struct State {
         var events: [FlowEvent<Element, Failure>] = []
-        var completionWaiters: [CheckedContinuation<Void, Never>] = []
-        var valueWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// When each event came, on `clock` (empty without a clock).
+        var instants: [ManualClock.Instant] = []
+        /// Tasks waiting for a number of values (`nil`: for the completion), by id.
+        var waiters: [UInt64: (count: Int?, continuation: CheckedContinuation<Void, Never>)] = [:]
+        var nextWaiterID: UInt64 = 0
+        var valueCount = 0
+        var isCompleted = false
     }
 
     private let state = SharedLock(State())
     private let token = SharedLock<CancellationToken?>(nil)
+    private let clock: ManualClock?
 
     /// Subscribes to `flow` at once.
     ///
@@ -23,22 +29,34 @@ public final class FlowRecorder<Element: Sendable, Failure: Error>: Sendable {
     /// let recorder = FlowRecorder(subject.flow)
     /// ```
     public init(_ flow: Flow<Element, Failure>) {
+        clock = nil
+        let subscription = flow.subscribe { [weak self] event in self?.record(event) }
+        token.withLock { $0 = subscription }
+    }
+
+    /// Subscribes to `flow` at once, and notes the time of every event on `clock`, for
+    /// ``timeline(step:)``.
+    ///
+    /// ```swift
+    /// let recorder = FlowRecorder(subject.flow.debounce(for: .seconds(2), clock: clock), clock: clock)
+    /// ```
+    public init(_ flow: Flow<Element, Failure>, clock: ManualClock) {
+        self.clock = clock
         let subscription = flow.subscribe { [weak self] event in self?.record(event) }
         token.withLock { $0 = subscription }
     }
 
     private func record(_ event: FlowEvent<Element, Failure>) {
-        let (completionWaiters, valueWaiters) = state.withLock { state in
+        let now = clock?.now
+        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.events.append(event)
-            let values = state.events.count { if case .value = $0 { true } else { false } }
-            let isCompletion = if case .value = event { false } else { true }
-            let ready = state.valueWaiters.filter { isCompletion || $0.count <= values }
-            state.valueWaiters.removeAll { isCompletion || $0.count <= values }
-            let completions = isCompletion ? state.completionWaiters : []
-            if isCompletion { state.completionWaiters = [] }
-            return (completions, ready.map(\.continuation))
+            if let now { state.instants.append(now) }
+            if case .value = event { state.valueCount += 1 } else { state.isCompleted = true }
+            let due = state.waiters.filter { state.isCompleted || ($0.value.count ?? .max) <= state.valueCount }
+            for id in due.keys { state.waiters[id] = nil }
+            return due.values.map(\.continuation)
         }
-        for waiter in completionWaiters + valueWaiters { waiter.resume() }
+        for waiter in ready { waiter.resume() }
     }
 
     /// Everything seen so far, in order.
@@ -47,6 +65,13 @@ public final class FlowRecorder<Element: Sendable, Failure: Error>: Sendable {
     /// #expect(recorder.events == [.value(1), .finished])
     /// ```
     public var events: [FlowEvent<Element, Failure>] { state.withLock { $0.events } }
+
+    /// When each event came, on the clock given to ``init(_:clock:)`` (empty without one).
+    ///
+    /// ```swift
+    /// #expect(recorder.instants == [.init(offset: .seconds(3))])
+    /// ```
+    public var instants: [ManualClock.Instant] { state.withLock { $0.instants } }
 
     /// The values seen so far, in order.
     ///
@@ -75,37 +100,42 @@ public final class FlowRecorder<Element: Sendable, Failure: Error>: Sendable {
         token.withLock { $0 }?.cancel()
     }
 
-    /// Waits until the flow has finished or failed (returns at once if it has).
+    /// Waits until the flow has finished or failed (returns at once if it has, or if the
+    /// waiting task is cancelled: a test's time limit ends the wait).
     ///
     /// ```swift
     /// await recorder.waitForCompletion()
     /// ```
     public func waitForCompletion() async {
-        await withCheckedContinuation { continuation in
-            let done = state.withLock { state -> Bool in
-                if state.events.contains(where: { if case .value = $0 { false } else { true } }) { return true }
-                state.completionWaiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
-        }
+        await wait(forValues: nil)
     }
 
-    /// Waits until at least `count` values have arrived, or the flow completed.
+    /// Waits until at least `count` values have arrived, or the flow completed (or the waiting
+    /// task is cancelled).
     ///
     /// ```swift
     /// await recorder.waitForValues(3)
     /// ```
     public func waitForValues(_ count: Int) async {
-        await withCheckedContinuation { continuation in
-            let done = state.withLock { state -> Bool in
-                let values = state.events.count { if case .value = $0 { true } else { false } }
-                let completed = state.events.contains { if case .value = $0 { false } else { true } }
-                if values >= count || completed { return true }
-                state.valueWaiters.append((count, continuation))
-                return false
+        await wait(forValues: count)
+    }
+
+    private func wait(forValues count: Int?) async {
+        let id = state.withLock { state -> UInt64 in
+            defer { state.nextWaiterID += 1 }
+            return state.nextWaiterID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let done = state.withLock { state -> Bool in
+                    if state.isCompleted || (count ?? .max) <= state.valueCount || Task.isCancelled { return true }
+                    state.waiters[id] = (count, continuation)
+                    return false
+                }
+                if done { continuation.resume() }
             }
-            if done { continuation.resume() }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
         }
     }
 }

@@ -80,6 +80,7 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private struct SleeperWaiter {
+        let id: UInt64
         let count: Int
         let continuation: UnsafeContinuation<Void, Never>
     }
@@ -209,19 +210,32 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Suspends until at least `count` tasks are asleep on the clock: the way to know that the
-    /// code under test has armed its timer before advancing time.
+    /// code under test has armed its timer before advancing time. Returns early if the waiting
+    /// task is cancelled (a test's time limit ends the wait).
     ///
     /// ```swift
     /// await clock.waitForSleepers(2)
     /// ```
     public func waitForSleepers(_ count: Int = 1) async {
-        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-            let ready: Bool = state.withLock { state in
-                if state.sleepers.count >= count { return true }
-                state.sleeperWaiters.append(SleeperWaiter(count: count, continuation: continuation))
-                return false
+        let id = state.withLock { state -> UInt64 in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                let ready: Bool = state.withLock { state in
+                    if state.sleepers.count >= count || Task.isCancelled { return true }
+                    state.sleeperWaiters.append(SleeperWaiter(id: id, count: count, continuation: continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let waiter: SleeperWaiter? = state.withLock { state in
+                guard let index = state.sleeperWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleeperWaiters.remove(at: index)
+            }
+            waiter?.continuation.resume()
         }
     }
 

@@ -1,0 +1,67 @@
+extension Flow {
+    /// Resubscribes after a failure, waiting as `backoff` says, until the flow finishes,
+    /// `maxAttempts` subscriptions have failed, or `shouldRetry` turns an error down.
+    ///
+    /// Values already delivered stay delivered: a flow that fails halfway sends its first
+    /// values again on the next attempt, if its source does.
+    ///
+    /// ```swift
+    /// let updates = socket.updates
+    ///     .retry(.exponential(initial: .seconds(1), maxDelay: .seconds(30)), maxAttempts: 5, clock: clock)
+    /// let once = source.retry(maxAttempts: 2)   // one retry, at once
+    /// ```
+    ///
+    /// `maxAttempts` counts subscriptions, the first one included: `maxAttempts: 3` is at most
+    /// two retries. RxSwift's `retry(3)` counts the same way (three subscriptions in all);
+    /// Combine's `retry(3)` counts retries (four subscriptions in all); the label says which.
+    /// Unlike both, a retry can wait: a zero delay (`.immediate`, the default) resubscribes at
+    /// once, without the clock; a longer one sleeps on `clock`.
+    ///
+    /// The failure that ends the retries is the one delivered, typed: the last attempt's, or
+    /// the one `shouldRetry` turned down. Cancelling the subscription during a wait ends it at
+    /// once: the timer's sleep is cancelled and no further attempt starts.
+    ///
+    /// - Parameters:
+    ///   - backoff: How long to wait before each resubscription; `.immediate` by default.
+    ///   - maxAttempts: How many subscriptions at most, the first one included.
+    ///   - clock: The clock to wait on; `ManualClock` (AsyncBridgeTesting) in tests.
+    ///   - shouldRetry: Whether a failure is worth another attempt; by default every one is.
+    public func retry<C: Clock>(
+        _ backoff: Backoff = .immediate,
+        maxAttempts: Int,
+        clock: C = ContinuousClock(),
+        shouldRetry: @escaping @Sendable (Failure) -> Bool = { _ in true }
+    ) -> Flow where C.Duration == Duration {
+        precondition(maxAttempts >= 1, "retry needs maxAttempts of at least 1 (\(maxAttempts))")
+        let upstream = self
+        return Flow { subscriber in
+            let retry = RetryStorage(clock: clock, context: RetryContext(
+                attempt: { retry, number in
+                    // A subscription per attempt, tracked by the retry storage (not a child of
+                    // the subscriber's, which would keep one cancel action per attempt).
+                    // Registered before the subscribe, so a cancellation racing it reaches it.
+                    let subscription = FlowSubscription()
+                    guard retry.register(number, cancel: { subscription.cancel() }) else { return }
+                    upstream.run(FlowSubscriber(
+                        subscription: subscription,
+                        receive: subscriber.receive,
+                        complete: { completion in
+                            switch completion {
+                            case .finished:
+                                if retry.attemptEnded(number) { subscriber.complete(.finished) }
+                            case .failure(let error):
+                                retry.attemptFailed(number, error)
+                            }
+                        }
+                    ))
+                },
+                giveUp: { error in subscriber.complete(.failure(error)) },
+                shouldRetry: shouldRetry,
+                backoff: backoff,
+                maxAttempts: maxAttempts
+            ))
+            subscriber.subscription.onCancel { retry.cancel() }
+            retry.start()
+        }
+    }
+}

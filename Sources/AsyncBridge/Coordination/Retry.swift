@@ -1,0 +1,61 @@
+/// Runs `operation`, and runs it again after a failure, waiting as `backoff` says, until it
+/// succeeds, `maxAttempts` attempts have failed, or `shouldRetry` turns an error down.
+///
+/// Useful for requests that fail now and then (a flaky network, a server that is restarting):
+///
+/// ```swift
+/// let user = try await withRetry(
+///     .exponential(initial: .milliseconds(100), maxDelay: .seconds(5)),
+///     maxAttempts: 4,
+///     shouldRetry: { $0 is URLError }
+/// ) {
+///     try await api.loadUser(id: 42)
+/// }
+/// ```
+///
+/// `maxAttempts` counts every run of the operation, the first one included: `maxAttempts: 3`
+/// is one attempt and at most two retries. (RxSwift's `retry(3)` counts the same way, three
+/// subscriptions in all; Combine's `retry(3)` counts retries, four subscriptions in all. The
+/// label says which.)
+///
+/// The error that ends the retries is the one thrown: the last attempt's, or the one that
+/// `shouldRetry` turned down; `shouldRetry` sees it typed (`(APIError) -> Bool` for an
+/// operation that `throws(APIError)`). Cancelling the calling task ends the retries: a wait
+/// between attempts ends at once and no further attempt starts; the call throws
+/// `CancellationError` (the attempt in flight is cancelled as any child work is). The operation
+/// runs in the caller's task and isolation, so it need not be `Sendable`.
+///
+/// - Parameters:
+///   - backoff: How long to wait before each retry; `.immediate` by default.
+///   - maxAttempts: How many times to run the operation at most, the first time included.
+///   - clock: The clock to wait on; `ManualClock` (AsyncBridgeTesting) in tests.
+///   - shouldRetry: Whether an error is worth another attempt; by default every error is.
+///   - operation: The work to run.
+/// - Returns: The value of the first attempt that succeeds.
+/// - Throws: The error of the last attempt, or `CancellationError`.
+public func withRetry<Success, Failure: Error, C: Clock>(
+    _ backoff: Backoff = .immediate,
+    maxAttempts: Int,
+    clock: C = ContinuousClock(),
+    shouldRetry: (Failure) -> Bool = { _ in true },
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws(Failure) -> Success
+) async throws -> Success where C.Duration == Duration {
+    precondition(maxAttempts >= 1, "withRetry needs maxAttempts of at least 1 (\(maxAttempts))")
+    var attempt = 1
+    while true {
+        let error: Failure
+        do {
+            return try await operation()
+        } catch let failure {
+            error = failure
+        }
+        try Task.checkCancellation()
+        guard attempt < maxAttempts, shouldRetry(error) else { throw error }
+        let delay = backoff.delay(beforeRetry: attempt)
+        if delay > .zero {
+            try await clock.sleep(until: clock.now.advanced(by: delay), tolerance: nil)
+        }
+        attempt += 1
+    }
+}

@@ -1,0 +1,106 @@
+/// What the attempts of one retrying run need: how to start one, how to give up, and the
+/// policy. Held by the ``RetryStateMachine`` only while the run goes on.
+struct RetryContext<Failure: Error, C: Clock>: Sendable where C.Duration == Duration {
+    /// Starts attempt `number` (from 1), which hands over its cancel action through the
+    /// storage's `register` and reports through `attemptFailed` or `attemptEnded`.
+    let attempt: @Sendable (RetryStorage<Failure, C>, _ number: Int) -> Void
+    /// Fails the run with the error that ended the retries.
+    let giveUp: @Sendable (Failure) -> Void
+    let shouldRetry: @Sendable (Failure) -> Bool
+    let backoff: Backoff
+    let maxAttempts: Int
+
+    /// The delay before the retry after attempt `number` failed with `error`, or `nil` for no
+    /// retry. Calls the user's `shouldRetry` and the backoff's random source: never under a lock.
+    func retryDelay(after number: Int, _ error: Failure) -> Duration? {
+        guard number < maxAttempts, shouldRetry(error) else { return nil }
+        return max(backoff.delay(beforeRetry: number), .zero)
+    }
+}
+
+/// One retrying run, for `Flow.retry` (an attempt is a subscription) and `Future.retrying` (an
+/// attempt is a new future): the lock-guarded ``RetryStateMachine``, and the backoff timer, a
+/// task asleep on the clock between a failure and the next attempt.
+///
+/// The lock rule: events are decided under the lock; attempts start, the user's `shouldRetry`
+/// runs, timers start and stop, and attempts are cancelled after unlocking.
+///
+/// ```swift
+/// let retry = RetryStorage(clock: clock, context: context)
+/// retry.start()
+/// ```
+final class RetryStorage<Failure: Error, C: Clock>: Sendable where C.Duration == Duration {
+    typealias Context = RetryContext<Failure, C>
+
+    private let machine: Lock<RetryStateMachine<Context>>
+    private let clock: C
+
+    init(clock: C, context: Context) {
+        self.clock = clock
+        self.machine = .make(RetryStateMachine(context: context))
+    }
+
+    /// Starts the first attempt (unless the run was cancelled already).
+    func start() {
+        guard let context = machine.withLock({ $0.context }) else { return }
+        run(1, context)
+    }
+
+    /// Starts attempt `number`, then the attempts that fail while starting and are retried at
+    /// once, in a loop.
+    private func run(_ number: Int, _ context: Context) {
+        var next: (number: Int, context: Context)? = (number, context)
+        while let attempt = next {
+            next = nil
+            attempt.context.attempt(self, attempt.number)
+            if case .startNext(let number, let context) = machine.withLock({ $0.attemptStarted(attempt.number) }) {
+                next = (number, context)
+            }
+        }
+    }
+
+    /// From attempt `number`, while it starts: how to cancel it. Returns `false` if the run
+    /// was cancelled: the attempt must not start, or must cancel itself.
+    func register(_ number: Int, cancel: @escaping CancelAction) -> Bool {
+        machine.withLock { $0.register(number, cancel: cancel) }
+    }
+
+    /// Attempt `number` failed with `error`: retry it (now or after the backoff), or give up.
+    func attemptFailed(_ number: Int, _ error: Failure) {
+        guard let context = machine.withLock({ $0.contextForFailure(of: number) }) else { return }
+        let delay = context.retryDelay(after: number, error)
+        switch machine.withLock({ $0.attemptFailed(number, retryAfter: delay) }) {
+        case .none:
+            break
+        case .giveUp(let context):
+            context.giveUp(error)
+        case .start(let next, let context):
+            run(next, context)
+        case .wait(let next, _):
+            let deadline = clock.now.advanced(by: delay ?? .zero)
+            let timer = Task { [clock] in
+                do {
+                    try await clock.sleep(until: deadline, tolerance: nil)
+                } catch {
+                    return  // cancelled with the run
+                }
+                guard let context = self.machine.withLock({ $0.timerFired(before: next) }) else { return }
+                self.run(next, context)
+            }
+            if !machine.withLock({ $0.timerStarted(timer, before: next) }) { timer.cancel() }
+        }
+    }
+
+    /// Attempt `number` ended the run: returns whether to deliver its outcome (`false`: the run
+    /// was cancelled first).
+    func attemptEnded(_ number: Int) -> Bool {
+        machine.withLock { $0.attemptEnded(number) }
+    }
+
+    /// Cancels the run: the attempt in flight or the backoff's timer, and no attempt after.
+    func cancel() {
+        let teardown = machine.withLock { $0.cancel() }
+        teardown.timer?.cancel()
+        teardown.cancelAttempt?()
+    }
+}

@@ -1,0 +1,109 @@
+extension Flow {
+    /// Fails with ``TimeoutError`` when `duration` passes without an event: before the first
+    /// value, or between two values.
+    ///
+    /// Useful for a stream that may go silent (a socket, a sensor, a callback API that stops
+    /// calling back): the subscriber learns of it instead of waiting forever.
+    ///
+    /// ```swift
+    /// let readings = sensor.readings
+    ///     .timeout(.seconds(10), clock: clock)   // Flow<Reading, any Error>
+    /// ```
+    ///
+    /// The limit is per element: the clock starts at subscription and restarts at each value.
+    /// At the deadline the upstream is cancelled and the flow fails; an event that arrives at
+    /// or after the deadline, before the timer's task ran, counts as too late (a value is
+    /// dropped, a completion replaced): what happens depends on the clock, not on when the task
+    /// runs. The upstream's own completion passes at once. The failure type becomes
+    /// `any Error`, holding the upstream's failure or ``TimeoutError``; to keep it typed, or
+    /// to finish instead of failing, use ``timeout(_:tolerance:clock:switchingTo:)``.
+    ///
+    /// RxSwift: `timeout(_:scheduler:)`, also per element, which fails (`RxError.timeout`).
+    /// Combine: `timeout(_:scheduler:)`, also per element, which *finishes* unless given a
+    /// `customError`. We fail like RxSwift: a silent stream is an error, and finishing would
+    /// look like a normal end. `switchingTo: .empty` gives Combine's behaviour.
+    ///
+    /// - Parameters:
+    ///   - duration: The longest wait for each event, on `clock`.
+    ///   - tolerance: The clock's leeway for each deadline.
+    ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
+    @inlinable
+    public func timeout<C: Clock>(
+        _ duration: C.Duration,
+        tolerance: C.Duration? = nil,
+        clock: C = ContinuousClock()
+    ) -> Flow<Element, any Error> {
+        mapError { $0 as any Error }
+            .timeout(duration, tolerance: tolerance, clock: clock, failingWith: TimeoutError())
+    }
+
+    /// Continues with `other` when `duration` passes without an event: before the first value,
+    /// or between two values.
+    ///
+    /// The same per-element limit as ``timeout(_:tolerance:clock:)``, with the failure type
+    /// kept: switch to `.empty` to finish (Combine's behaviour), to `.fail(.timedOut)` to fail
+    /// with an error of your own (Combine's `customError:`), or to a fallback flow.
+    ///
+    /// ```swift
+    /// let readings = sensor.readings.timeout(.seconds(10), clock: clock, switchingTo: .fail(.timedOut))
+    /// let untilQuiet = typing.timeout(.seconds(30), clock: clock, switchingTo: .empty)
+    /// ```
+    ///
+    /// At the deadline the upstream is cancelled and `other` is subscribed in its place, with
+    /// no limit. RxSwift: `timeout(_:other:scheduler:)`; Combine:
+    /// `timeout(_:scheduler:customError:)` (or without `customError`, which finishes).
+    @inlinable
+    public func timeout<C: Clock>(
+        _ duration: C.Duration,
+        tolerance: C.Duration? = nil,
+        clock: C = ContinuousClock(),
+        switchingTo other: Flow
+    ) -> Flow {
+        mapError { TimeoutOutcome.failure($0) }
+            .timeout(duration, tolerance: tolerance, clock: clock, failingWith: .timedOut)
+            .catch { outcome in
+                switch outcome {
+                case .failure(let error): return .fail(error)
+                case .timedOut: return other
+                }
+            }
+    }
+
+    /// The operator behind both `timeout`s: fails with `error` at the deadline.
+    @inlinable
+    func timeout<C: Clock>(
+        _ duration: C.Duration,
+        tolerance: C.Duration?,
+        clock: C,
+        failingWith error: Failure
+    ) -> Flow where Failure: Sendable {
+        let upstream = self
+        return Flow { subscriber in
+            // The instant by which the next event must come; read and written by the handler only.
+            let deadline = SerialState(clock.now.advanced(by: duration))
+            let timed = TimedOperator(downstream: subscriber, clock: clock, tolerance: tolerance) { timed, input, now in
+                guard now < deadline.value else { return timed.end(.failure(error)) }
+                switch input {
+                case .value(let value):
+                    guard timed.send(value) else { return }
+                    deadline.value = now.advanced(by: duration)
+                    timed.arm(deadline.value)
+                case .completion(let completion):
+                    timed.end(completion)
+                case .tick:
+                    timed.arm(deadline.value)
+                }
+            }
+            timed.subscribe(to: upstream)
+            timed.tick()  // arms the first deadline, unless the upstream has completed
+        }
+    }
+}
+
+/// The failure of a timed-out flow on its way to `timeout(_:tolerance:clock:switchingTo:)`'s
+/// `catch`: the upstream's, or the timeout.
+@usableFromInline
+enum TimeoutOutcome<Failure: Error>: Error {
+    case failure(Failure)
+    case timedOut
+}

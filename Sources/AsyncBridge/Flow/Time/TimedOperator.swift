@@ -1,0 +1,102 @@
+/// What a time-based operator's handler sees, one at a time: an upstream event, or its
+/// timer's tick.
+@usableFromInline
+enum TimedInput<Element, Failure: Error> {
+    case value(Element)
+    case completion(FlowCompletion<Failure>)
+    /// The timer reached the armed deadline (or woke for one that has moved since): the handler
+    /// compares its deadlines with the time it is given.
+    case tick
+}
+
+/// The machinery of the time-based operators (`delay`, `debounce`, `throttle`, `timeout`): one
+/// subscription's upstream events and timer ticks go through one ``SerialDrain``, so the
+/// operator's `handle` sees them one at a time, with the clock's time, whatever thread or task
+/// they come from, and may keep plain state; it answers through ``send(_:)``, ``arm(_:)`` and
+/// ``end(_:)``, which it only calls from `handle`.
+///
+/// The handler deals with whatever is due at the time it is given before it looks at the
+/// event, so the order of what downstream sees depends on the clock's time only, not on when
+/// the timer's task gets to run: a value that arrives after a deadline but before the task
+/// woke still comes after what that deadline released.
+///
+/// ```swift
+/// let timed = TimedOperator(downstream: subscriber, clock: clock, tolerance: nil) { timed, input, now in … }
+/// timed.subscribe(to: upstream)
+/// ```
+@usableFromInline
+final class TimedOperator<Element, Failure: Error, C: Clock>: @unchecked Sendable {
+    @usableFromInline typealias Handle = (TimedOperator, TimedInput<Element, Failure>, C.Instant) -> Void
+
+    @usableFromInline let downstream: FlowSubscriber<Element, Failure>
+    @usableFromInline let upstream: FlowSubscription
+    @usableFromInline let clock: C
+    /// Set once, in `init`, before anything can see this object.
+    @usableFromInline private(set) var drain: SerialDrain<TimedInput<Element, Failure>>!
+    @usableFromInline private(set) var timer: FlowTimer<C>!
+
+    /// The drain and the timer hold `self` (through `handle`'s argument) until they are closed
+    /// and ended: at the end, or on cancellation.
+    @inlinable
+    init(downstream: FlowSubscriber<Element, Failure>, clock: C, tolerance: C.Duration?, handle: @escaping Handle) {
+        self.downstream = downstream
+        self.upstream = downstream.subscription.child()
+        self.clock = clock
+        let drain = SerialDrain<TimedInput<Element, Failure>> { _, input in handle(self, input, clock.now) }
+        let timer = FlowTimer(clock: clock, tolerance: tolerance) { drain.submit(.tick) }
+        self.drain = drain
+        self.timer = timer
+        downstream.subscription.onCancel {
+            drain.close()
+            timer.end()
+        }
+    }
+
+    /// Subscribes to `flow`, whose events go to `handle`.
+    @inlinable
+    func subscribe(to flow: Flow<Element, Failure>) {
+        let drain = self.drain!
+        flow.run(FlowSubscriber(
+            subscription: upstream,
+            receive: { drain.submit(.value($0)) ? .more : .stop },
+            complete: { drain.submit(.completion($0)) }
+        ))
+    }
+
+    /// Has `handle` look at the clock (a `.tick`), in turn with the upstream's events: how an
+    /// operator arms its first deadline once the upstream's subscribe has returned, so that a
+    /// flow that completes during its subscribe never starts the timer's task.
+    @inlinable
+    func tick() {
+        drain.submit(.tick)
+    }
+
+    /// From `handle`: sends a value downstream. Returns `false`, having ended everything, when
+    /// downstream wants no more, or cancelled while it received the value (from inside its
+    /// handler: then nothing more may reach it, not even the rest of a batch that is due).
+    @inlinable
+    func send(_ value: Element) -> Bool {
+        guard downstream.receive(value) == .more, !downstream.subscription.isCancelled else {
+            end(nil)
+            return false
+        }
+        return true
+    }
+
+    /// From `handle`: the timer ticks at `deadline` (replacing the deadline armed before), or
+    /// at no time (`nil`).
+    @inlinable
+    func arm(_ deadline: C.Instant?) {
+        timer.arm(deadline)
+    }
+
+    /// From `handle`: closes the drain, ends the timer, cancels the upstream (if it has not
+    /// completed), then completes downstream (when a completion is given).
+    @inlinable
+    func end(_ completion: FlowCompletion<Failure>?) {
+        drain.close()
+        timer.end()
+        upstream.cancel()
+        if let completion { downstream.complete(completion) }
+    }
+}
