@@ -24,6 +24,22 @@ let concurrencyCases: [BenchmarkCase] = [
         ours: flowValuesThroughput,
         peerBody: asyncChannelThroughput
     ),
+    BenchmarkCase(
+        id: "channel-1to1",
+        peer: "AsyncStream (unbounded)",
+        ratio: .speedup(atLeast: 5),
+        allocations: .counted,
+        ours: channelOneToOne,
+        peerBody: asyncStreamThroughput
+    ),
+    BenchmarkCase(
+        id: "channel-1to4",
+        peer: "AsyncStream, 1 consumer",
+        ratio: .speedup(atLeast: nil),
+        allocations: .counted,
+        ours: channelOneToFour,
+        peerBody: asyncStreamThroughput
+    ),
 ]
 
 /// The producers' thread.
@@ -74,3 +90,50 @@ func asyncChannelThroughput(_ iterations: Int) async throws {
     await producer.value
 }
 
+
+// MARK: channel-1to1, channel-1to4
+
+/// `iterations` values sent into a `BroadcastChannel` on the producer queue, consumed by one
+/// task with `for await`.
+func channelOneToOne(_ iterations: Int) async throws {
+    let count = opaque(iterations)
+    let channel = BroadcastChannel<Int, Never>()
+    producerQueue.async {
+        for value in 0..<count { channel.send(value) }  // kept for the consumer until it starts
+        channel.finish()
+    }
+    var sum = 0
+    for await value in channel { sum &+= value }
+    blackHole(sum)
+}
+
+let channelConsumers = 4
+
+/// `iterations` values sent into a `BroadcastChannel` on the producer queue, each consumed by
+/// four tasks (four deliveries per value; the time is per value sent).
+func channelOneToFour(_ iterations: Int) async throws {
+    let count = opaque(iterations)
+    let channel = BroadcastChannel<Int, Never>()
+    let ready = BroadcastChannel<Void, Never>()
+    var readiness = ready.makeAsyncIterator()
+    let sums = await withTaskGroup(of: Int.self) { group in
+        for _ in 0..<channelConsumers {
+            group.addTask {
+                var iterator = channel.makeAsyncIterator()  // a consumer from here on
+                ready.send(())
+                var sum = 0
+                while let value = await iterator.next() { sum &+= value }
+                return sum
+            }
+        }
+        for _ in 0..<channelConsumers { _ = await readiness.next() }
+        producerQueue.async {
+            for value in 0..<count { channel.send(value) }
+            channel.finish()
+        }
+        var sums: [Int] = []
+        for await sum in group { sums.append(sum) }
+        return sums
+    }
+    for sum in sums { blackHole(sum) }
+}

@@ -1,0 +1,157 @@
+/// The decisions of a ``BroadcastChannel``, taken under its one lock: which consumers get a
+/// value, who is resumed, what is dropped, and where values wait while nobody iterates.
+///
+/// Each consumer has its own buffer, a ``ConsumerBufferStateMachine`` (the machinery of
+/// `flow.values`), so a slow consumer drops or buffers without holding up the others. All of
+/// them live under the channel's lock, so a send is one critical section however many
+/// consumers there are, and every consumer sees concurrent sends in the same order.
+///
+/// ```swift
+/// var machine = BroadcastChannelStateMachine<Int, Never>(limit: .unbounded)
+/// _ = machine.send(1)              // kept in the backlog: nobody iterates yet
+/// let id = machine.register()      // the first consumer takes the backlog
+/// ```
+@usableFromInline
+struct BroadcastChannelStateMachine<Element, Failure: Error> {
+    @usableFromInline typealias Consumer = ConsumerBufferStateMachine<Element, Failure>
+
+    /// One consumer that has started iterating and not left.
+    @usableFromInline
+    struct Slot {
+        @usableFromInline let id: UInt64
+        @usableFromInline var buffer: Consumer
+
+        @inlinable
+        init(id: UInt64, buffer: Consumer) {
+            self.id = id
+            self.buffer = buffer
+        }
+    }
+
+    /// The consumers, in the order they started. Few, so found by a linear search.
+    @usableFromInline var consumers: [Slot] = []
+    /// The values sent while no consumer iterated (and the completion, if it came then), kept
+    /// for the next consumer to start. Only ever non-`nil` while `consumers` is empty.
+    @usableFromInline var backlog: Consumer?
+    /// The channel's completion, once it has come: later sends are ignored, later consumers
+    /// get it at once (after the backlog, for the first of them).
+    @usableFromInline var completion: FlowCompletion<Failure>?
+    @usableFromInline var nextID: UInt64 = 0
+    @usableFromInline let limit: BufferLimit
+
+    @inlinable
+    init(limit: BufferLimit) {
+        self.limit = limit
+    }
+
+    // MARK: Sending
+
+    /// One thing to do for one consumer after unlocking.
+    @usableFromInline
+    enum Delivery {
+        case resume(Consumer.Waiter, Element)
+        case drop(Element)
+    }
+
+    /// What a send does after unlocking: the first delivery inline, the rest (several
+    /// consumers suspended at once) in an array, so that the common case allocates nothing.
+    @usableFromInline
+    struct Deliveries {
+        @usableFromInline var first: Delivery?
+        @usableFromInline var more: [Delivery] = []
+
+        @inlinable
+        init() {}
+
+        @inlinable
+        mutating func append(_ delivery: Delivery) {
+            if first == nil { first = delivery } else { more.append(delivery) }
+        }
+    }
+
+    /// A value from a sender.
+    @inlinable
+    mutating func send(_ value: Element) -> Deliveries {
+        var deliveries = Deliveries()
+        guard completion == nil else { return deliveries }
+        if consumers.isEmpty {
+            if backlog == nil { backlog = Consumer(limit: limit) }
+            Self.receive(value, into: &backlog!, deliveries: &deliveries)
+            return deliveries
+        }
+        for index in consumers.indices {
+            Self.receive(value, into: &consumers[index].buffer, deliveries: &deliveries)
+        }
+        return deliveries
+    }
+
+    @inlinable
+    static func receive(_ value: Element, into buffer: inout Consumer, deliveries: inout Deliveries) {
+        switch buffer.receive(value) {
+        case .none, .stop:
+            break  // `.stop`: a consumer that had its completion; none come after one
+        case .resume(let waiter, let value):
+            deliveries.append(.resume(waiter, value))
+        case .drop(let dropped):
+            deliveries.append(.drop(dropped))
+        case .hold:
+            preconditionFailure("Internal inconsistency: a channel's buffer held its sender")
+        }
+    }
+
+    /// The channel completes: returns the suspended consumers to resume with the completion.
+    /// Only the first completion counts.
+    @inlinable
+    mutating func complete(_ completion: FlowCompletion<Failure>) -> [Consumer.Waiter] {
+        guard self.completion == nil else { return [] }
+        self.completion = completion
+        if consumers.isEmpty {
+            if backlog == nil { backlog = Consumer(limit: limit) }
+            _ = backlog!.complete(completion)
+            return []
+        }
+        var waiters: [Consumer.Waiter] = []
+        for index in consumers.indices {
+            if let waiter = consumers[index].buffer.complete(completion) { waiters.append(waiter) }
+        }
+        return waiters
+    }
+
+    // MARK: Consumers
+
+    /// A consumer starts iterating: it takes the backlog if there is one, and otherwise a new
+    /// buffer (one that has the completion already, after the channel completed).
+    @inlinable
+    mutating func register() -> UInt64 {
+        nextID += 1
+        var buffer: Consumer
+        if let backlog {
+            buffer = backlog
+            self.backlog = nil
+        } else {
+            buffer = Consumer(limit: limit)
+            if let completion { _ = buffer.complete(completion) }
+        }
+        consumers.append(Slot(id: nextID, buffer: buffer))
+        return nextID
+    }
+
+    /// Runs `body` on consumer `id`'s buffer, or on an ended one if it has left.
+    @inlinable
+    mutating func withConsumer<Result>(_ id: UInt64, _ body: (inout Consumer) -> Result) -> Result {
+        if let index = consumers.firstIndex(where: { $0.id == id }) {
+            return body(&consumers[index].buffer)
+        }
+        var left = Consumer(limit: .unbounded)
+        _ = left.cancel()
+        return body(&left)
+    }
+
+    /// Consumer `id` leaves; returns what its departure leaves to do (nothing if it had left).
+    @inlinable
+    mutating func remove(_ id: UInt64) -> Consumer.Departure {
+        guard let index = consumers.firstIndex(where: { $0.id == id }) else { return Consumer.Departure() }
+        var slot = consumers.remove(at: index)
+        return slot.buffer.cancel()
+    }
+}

@@ -1,0 +1,65 @@
+/// The lock and the actions behind a ``BroadcastChannel``: it decides with
+/// ``BroadcastChannelStateMachine`` under the lock, then resumes consumers and reports drops
+/// after unlocking. Its consumers pull through ``ConsumerCursor``, like `flow.values`.
+///
+/// ```swift
+/// let storage = BroadcastChannelStorage<Int, Never>(limit: .unbounded, onDrop: nil)
+/// let id = storage.register()
+/// storage.send(1)
+/// ```
+@usableFromInline
+final class BroadcastChannelStorage<Element: Sendable, Failure: Error>: ConsumerBufferHost {
+    @usableFromInline typealias Machine = BroadcastChannelStateMachine<Element, Failure>
+
+    @usableFromInline let state: Lock<Machine>
+    @usableFromInline let onDrop: (@Sendable (Element) -> Void)?
+
+    @usableFromInline
+    init(limit: BufferLimit, onDrop: (@Sendable (Element) -> Void)?) {
+        state = .make(Machine(limit: limit))
+        self.onDrop = onDrop
+    }
+
+    /// One critical section, then the deliveries it decided.
+    @inlinable
+    func send(_ value: Element) {
+        let deliveries = state.withLock { $0.send(value) }
+        guard let first = deliveries.first else { return }
+        perform(first)
+        for delivery in deliveries.more { perform(delivery) }
+    }
+
+    @inlinable
+    func perform(_ delivery: Machine.Delivery) {
+        switch delivery {
+        case .resume(let waiter, let value): waiter.resume(returning: .value(value))
+        case .drop(let dropped): onDrop?(dropped)
+        }
+    }
+
+    @usableFromInline
+    func complete(_ completion: FlowCompletion<Failure>) {
+        let waiters = state.withLock { $0.complete(completion) }
+        for waiter in waiters { waiter.resume(returning: FlowEvent(completion)) }
+    }
+
+    /// A consumer starts; returns its id.
+    @usableFromInline
+    func register() -> UInt64 {
+        state.withLock { $0.register() }
+    }
+
+    @inlinable
+    func withMachine<Result>(
+        of id: UInt64,
+        _ body: (inout ConsumerBufferStateMachine<Element, Failure>) -> Result
+    ) -> Result {
+        state.withLock { $0.withConsumer(id, body) }
+    }
+
+    @usableFromInline
+    func cancel(_ id: UInt64) {
+        let departure = state.withLock { $0.remove(id) }
+        _ = perform(departure)
+    }
+}
