@@ -19,7 +19,15 @@ public enum AsyncBridgeError: Error, Sendable, Hashable {
     case missingValueAndError
     /// A flow finished without the value that ``Flow/firstValue``, ``Flow/lastValue`` or
     /// ``Flow/singleValue`` waited for. RxSwift: `RxError.noElements`.
+    ///
+    /// ```swift
+    /// let latest = try? await updates.lastValue   // nil if it threw noValue (or failed)
+    /// ```
     case noValue
     /// A flow sent a second value to ``Flow/singleValue``. RxSwift: `RxError.moreThanOneElement`.
+    ///
+    /// ```swift
+    /// do { _ = try await users.singleValue } catch AsyncBridgeError.moreThanOneValue { /* … */ }
+    /// ```
     case moreThanOneValue
 }

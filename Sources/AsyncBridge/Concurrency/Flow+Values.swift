@@ -53,7 +53,9 @@ public enum FlowBufferingPolicy: Sendable, Hashable {
     /// deadlocks. Do not use this policy when the producer's thread is the one the consumer
     /// runs on (an actor with a custom executor on that thread's queue): it would wait for
     /// itself. A held producer is released when the consumer takes a value or leaves
-    /// (`break`, task cancellation); then it finds the subscription cancelled and stops.
+    /// (`break`, task cancellation); then it finds the subscription cancelled and stops. On a
+    /// shared flow (`share()`), one thread delivers to every consumer, so the slowest
+    /// consumer with this policy holds the others too.
     ///
     /// ```swift
     /// let lines = Flow<String, any Error>.create { emitter in
@@ -98,8 +100,12 @@ extension Flow where Element: Sendable {
     /// }
     /// ```
     ///
-    /// See ``FlowValues`` for when the subscription starts and ends. RxSwift: `values`;
-    /// Combine: `values` (Combine's demands one value at a time instead of buffering).
+    /// See ``FlowValues`` for when the subscription starts and ends.
+    ///
+    /// RxSwift: `values`; Combine: `values`. They disagree on a value sent while the loop's
+    /// body runs: RxSwift buffers it (an unbounded `AsyncThrowingStream`), Combine's
+    /// `AsyncPublisher` demands one value at a time, so a `PassthroughSubject` drops it. We
+    /// buffer, as RxSwift does; ``values(bufferingPolicy:onDrop:)`` chooses otherwise.
     @inlinable
     public var values: FlowValues<Element, Failure> {
         FlowValues(flow: self, limit: .unbounded, onDrop: nil)
@@ -114,10 +120,10 @@ extension Flow where Element: Sendable {
     /// `onDrop`: the consumer chose to stop.
     ///
     /// ```swift
-    /// let dropped = AtomicCounter()
-    /// for await reading in sensor.values(bufferingPolicy: .bufferingNewest(8), onDrop: { _ in dropped.increment() }) {
-    ///     await process(reading)
-    /// }
+    /// let readings = sensor.values(bufferingPolicy: .bufferingNewest(8), onDrop: { skipped in
+    ///     log.debug("skipped \(skipped)")
+    /// })
+    /// for await reading in readings { await process(reading) }
     /// ```
     ///
     /// AsyncStream: `AsyncStream(bufferingPolicy:)` (which drops silently).

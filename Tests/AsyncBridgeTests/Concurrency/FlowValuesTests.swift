@@ -93,6 +93,23 @@ struct FlowValuesTests {
         #expect(await iterator.next() == "b")
     }
 
+    @Test func valuesSentWhileTheLoopBodyRunsAreBufferedAsInRxSwift() async {
+        // Combine's `values` would drop them (it demands one value at a time); RxSwift's and
+        // ours buffer them.
+        let subject = PublishSubject<Int, Never>()
+        var iterator = subject.flow.values.makeAsyncIterator()
+        subject.send(0)
+        var received: [Int] = []
+        while let value = await iterator.next() {
+            received.append(value)
+            if value == 0 {
+                for next in 1...3 { subject.send(next) }  // while the body runs
+                subject.finish()
+            }
+        }
+        #expect(received == [0, 1, 2, 3])
+    }
+
     @Test func cancellingTheConsumingTaskEndsItAndCancelsTheSubscription() async throws {
         let source = ManualSource<Int>()
         let received = Countdown(1)
