@@ -79,4 +79,20 @@ struct FileHandleBridgeTests {
         #expect(reading.readabilityHandler == nil)
         try pipe.fileHandleForWriting.close()
     }
+
+    @Test func chunksCanBeIteratedAsAnAsyncSequenceUntilEndOfFile() async throws {
+        let pipe = Pipe()
+        let expected = String(repeating: "0123456789", count: 2_000)   // more than one read
+        let allChunks = chunks(of: pipe.fileHandleForReading).values
+        let reader = Task {
+            var received = Data()
+            for try await chunk in allChunks { received.append(chunk) }   // throws POSIXError
+            return received
+        }
+        DispatchQueue(label: "AsyncBridgeTests.pipe-writer").async {
+            pipe.fileHandleForWriting.write(Data(expected.utf8))
+            try? pipe.fileHandleForWriting.close()
+        }
+        #expect(String(decoding: try await reader.value, as: UTF8.self) == expected)
+    }
 }

@@ -78,4 +78,18 @@ struct NotificationCenterBridgeTests {
         subject.send(9)
         #expect(recorder.events == [.value(7), .value(8)])
     }
+
+    @Test func observationsCanBeIteratedAsAnAsyncSequence() async {
+        let center = NotificationCenter()
+        // The observer is added when the iterator is made, before anything is posted.
+        var iterator = notificationValues(center, named: ticked).values.makeAsyncIterator()
+        DispatchQueue(label: "AsyncBridgeTests.poster").async {
+            for value in 1...3 { post(value, to: center) }
+        }
+        var seen: [Int] = []
+        while seen.count < 3, let value = await iterator.next() {   // no `try`: it cannot fail
+            seen.append(value)
+        }
+        #expect(seen == [1, 2, 3])
+    }
 }
