@@ -2,10 +2,10 @@
 //
 // Each subscription iterates the sequence in a task of its own, made when it subscribes (the
 // flow is cold: a second subscription iterates again, which a one-shot sequence such as an
-// `AsyncStream` only allows once), and cancelled when the subscription is. The task is a
-// plain unstructured `Task(priority:)` created outside any actor, so the sequence runs on the
-// global concurrent executor (the cooperative pool), never on the subscriber's actor, and the
-// values arrive on that pool's threads. Pulling is paced by delivery: the next value is asked
+// `AsyncStream` only allows once), and cancelled when the subscription is. Where it runs is
+// the caller's choice, never an accident of where `subscribe` was called: on the actor passed
+// as `on:` (the main actor, say), or by default on the global concurrent executor (the
+// cooperative pool); the values arrive there. Pulling is paced by delivery: the next value is asked
 // for once the subscriber's handler has returned from the previous one.
 //
 // Cancellation reaches the sequence as task cancellation; from then on nothing more is
@@ -17,34 +17,47 @@ extension Flow where Element: Sendable {
     /// the failure is the sequence's own (`Never` for `AsyncStream`, the error type of a
     /// sequence that throws a typed one, `any Error` for `AsyncThrowingStream`).
     ///
-    /// The sequence is iterated in a new task, at `priority`, on the global concurrent
-    /// executor; cancelling the subscription cancels that task. RxSwift:
+    /// The sequence is iterated in a new task, at `priority`, isolated to `actor` (`nil`: on
+    /// the global concurrent executor); cancelling the subscription cancels that task. RxSwift:
     /// `Observable.from(asyncSequence)` (RxSwift 6.5's `asObservable()`); Combine has none.
     ///
     /// ```swift
     /// let lines: Flow<String, any Error> = Flow(url.lines)
     /// let ticks = Flow(AsyncStream<Int> { continuation in … })        // Flow<Int, Never>
     /// let again = Flow(flow.values)                                    // round trip, same Failure
+    /// let onMain = Flow(locationUpdates, on: MainActor.shared)         // iterated on the main actor
     /// ```
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
     @inlinable
     public init<Values: AsyncSequence & Sendable>(
         _ sequence: Values,
+        on actor: (any Actor)? = nil,
         priority: TaskPriority? = nil
     ) where Values.Element == Element, Values.Failure == Failure {
         self = .create { emitter in
             let task = Task(priority: priority) {
-                var iterator = sequence.makeAsyncIterator()
-                do throws(Failure) {
-                    while let value = try await iterator.next(isolation: nil) {
-                        guard emitter.drain.submit(.value(value)) else { return }
-                    }
-                    emitter.finish()
-                } catch {
-                    emitter.fail(error)
-                }
+                await Self.iterate(sequence, into: emitter, isolation: actor)
             }
             return { task.cancel() }
+        }
+    }
+
+    /// Runs on `isolation` (or the global executor when it is `nil`) for the whole iteration.
+    @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
+    @inlinable
+    static func iterate<Values: AsyncSequence & Sendable>(
+        _ sequence: Values,
+        into emitter: FlowEmitter<Element, Failure>,
+        isolation: isolated (any Actor)?
+    ) async where Values.Element == Element, Values.Failure == Failure {
+        var iterator = sequence.makeAsyncIterator()
+        do throws(Failure) {
+            while let value = try await iterator.next(isolation: isolation) {
+                guard emitter.drain.submit(.value(value)) else { return }
+            }
+            emitter.finish()
+        } catch {
+            emitter.fail(error)
         }
     }
 
@@ -52,7 +65,7 @@ extension Flow where Element: Sendable {
     /// whose failure type cannot be named (before macOS 15 and iOS 18, which introduced
     /// `AsyncSequence.Failure`), or to erase a typed one.
     ///
-    /// Otherwise the same as ``init(_:priority:)``.
+    /// Otherwise the same as ``init(_:on:priority:)``.
     ///
     /// ```swift
     /// let erased: Flow<Int, any Error> = Flow(erasing: typedSequence)
@@ -60,21 +73,32 @@ extension Flow where Element: Sendable {
     @inlinable
     public init<Values: AsyncSequence & Sendable>(
         erasing sequence: Values,
+        on actor: (any Actor)? = nil,
         priority: TaskPriority? = nil
     ) where Values.Element == Element, Failure == any Error {
         self = .create { emitter in
             let task = Task(priority: priority) {
-                var iterator = sequence.makeAsyncIterator()
-                do {
-                    while let value = try await iterator.next() {
-                        guard emitter.drain.submit(.value(value)) else { return }
-                    }
-                    emitter.finish()
-                } catch {
-                    emitter.fail(error)
-                }
+                await Self.iterate(erasing: sequence, into: emitter, isolation: actor)
             }
             return { task.cancel() }
+        }
+    }
+
+    /// Runs on `isolation` (or the global executor when it is `nil`) for the whole iteration.
+    @inlinable
+    static func iterate<Values: AsyncSequence & Sendable>(
+        erasing sequence: Values,
+        into emitter: FlowEmitter<Element, Failure>,
+        isolation: isolated (any Actor)?
+    ) async where Values.Element == Element, Failure == any Error {
+        var iterator = sequence.makeAsyncIterator()
+        do {
+            while let value = try await iterator.next() {
+                guard emitter.drain.submit(.value(value)) else { return }
+            }
+            emitter.finish()
+        } catch {
+            emitter.fail(error)
         }
     }
 }

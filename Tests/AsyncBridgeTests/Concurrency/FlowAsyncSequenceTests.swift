@@ -63,6 +63,30 @@ struct StubbornSequence: AsyncSequence, Sendable {
     func makeAsyncIterator() -> Iterator { Iterator(sequence: self) }
 }
 
+/// One value: whether its iterator was asked for it in the isolation of `expected`.
+struct IsolationProbe: AsyncSequence, Sendable {
+    typealias Element = Bool
+    typealias Failure = Never
+    let expected: any Actor
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let expected: any Actor
+        var done = false
+
+        mutating func next(isolation actor: isolated (any Actor)?) async -> Bool? {
+            if done { return nil }
+            done = true
+            return actor.map { $0 === expected } ?? false
+        }
+
+        mutating func next() async -> Bool? { await next(isolation: nil) }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(expected: expected) }
+}
+
+actor ProducerActor {}
+
 @Suite("AsyncSequence → Flow", .timeLimit(.minutes(1)))
 struct FlowAsyncSequenceTests {
     @Test func valuesThenFinishedWithTheSequencesFailureType() async {
@@ -167,6 +191,16 @@ struct FlowAsyncSequenceTests {
         sequence.release.arrive()  // the sequence now returns a value, after the cancellation
         await sequence.released.wait()  // the task has seen it and left
         #expect(events.all.isEmpty)
+    }
+
+    @Test func theSequenceRunsOnTheActorItIsGivenAndOnTheGlobalExecutorOtherwise() async {
+        let producer = ProducerActor()
+        let onActor = FlowRecorder(Flow(IsolationProbe(expected: producer), on: producer))
+        let global = FlowRecorder(Flow(IsolationProbe(expected: producer)))
+        await onActor.waitForCompletion()
+        await global.waitForCompletion()
+        #expect(onActor.events == [.value(true), .finished])
+        #expect(global.events == [.value(false), .finished])
     }
 
     @Test func thePriorityIsTheTasks() async {
