@@ -23,16 +23,18 @@
 /// The request's completion block is bridged with ``withNeverFailingCompletion(isolation:_:)``:
 /// called twice, the second call is ignored; released without being called, the status read
 /// afterwards decides (both are reported through ``AsyncBridgeDiagnostics``). A request that
-/// keeps its block and never calls it needs a `timeout`.
+/// keeps its block and never calls it needs a `timeout`: each caller then gets
+/// ``AuthorizationError/timedOut`` at its own deadline, and the request stays the one later
+/// callers join until it answers or releases its block.
 ///
 /// Combine: seed 004's `checkAccess().publisher.flatMap { … requestAccessFuture() }`, which
 /// asks once per subscriber; RxSwift: the same chain with `flatMap` and `Single`.
 public struct AuthorizationGate: Sendable {
     let readStatus: @Sendable () async -> AuthorizationStatus
     let request: @Sendable () async -> Void
-    /// Runs the request within the timeout, if there is one.
-    let limit: (@Sendable (_ request: @escaping @Sendable () async -> Void) async throws -> Void)?
-    let prompts = SingleFlight<Unkeyed, AuthorizationStatus, AuthorizationError>(policy: .runToCompletion)
+    /// Limits one caller's wait for the shared request to the timeout, if there is one.
+    let limit: (@Sendable (_ wait: @escaping @Sendable () async throws -> AuthorizationStatus) async throws -> AuthorizationStatus)?
+    let prompts = SingleFlight<Unkeyed, AuthorizationStatus, Never>(policy: .runToCompletion)
 
     /// A gate whose request is a completion-block API answering with a `Bool`, as most
     /// platform permission APIs do.
@@ -45,9 +47,11 @@ public struct AuthorizationGate: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - timeout: How long to wait for the request's answer, on `clock`; `nil` (the default)
-    ///     waits as long as it takes. At the deadline the status is read again: if it is still
-    ///     not determined, the callers get ``AuthorizationError/timedOut``.
+    ///   - timeout: How long each caller waits for the request's answer, on `clock`; `nil` (the
+    ///     default) waits as long as it takes. At a caller's deadline the status is read again:
+    ///     if it is still not determined, that caller gets ``AuthorizationError/timedOut``. The
+    ///     request itself is not abandoned (a prompt on screen cannot be withdrawn): callers
+    ///     that come later join it rather than ask again.
     ///   - clock: The clock of the timeout; `ManualClock` (AsyncBridgeTesting) in tests.
     ///   - status: Reads the current status; map your platform's status to ``AuthorizationStatus``.
     ///   - request: Asks the user. Its `Bool` is not trusted alone: the status read afterwards
@@ -92,7 +96,7 @@ public struct AuthorizationGate: Sendable {
         readStatus = status
         request = ask
         if let timeout {
-            limit = { @Sendable request in try await withTimeout(timeout, clock: clock, operation: request) }
+            limit = { @Sendable wait in try await withTimeout(timeout, clock: clock, operation: wait) }
         } else {
             limit = nil
         }
@@ -178,30 +182,28 @@ public struct AuthorizationGate: Sendable {
         let status = await readStatus()
         guard status == .notDetermined else { return Self.verdict(status) }
         if Task.isCancelled { throw CancellationError() }  // do not start a prompt for nobody
-        switch try await prompts.result(operation: ask) {
-        case .success(let status): return Self.verdict(status)
-        case .failure(let error): return .failure(error)
+        let prompts = prompts, ask = ask
+        guard let limit else {
+            return Self.verdict(try await prompts.result(operation: ask).get())
+        }
+        do {
+            return Self.verdict(try await limit { try await prompts.result(operation: ask).get() })
+        } catch is TimeoutError {
+            // This caller's deadline passed; the request goes on for the others and later callers.
+            let after = await readStatus()
+            return after == .notDetermined ? .failure(.timedOut) : Self.verdict(after)
+        } catch {
+            throw CancellationError()  // the only other error of `withTimeout` here
         }
     }
 
     /// One request, shared by every caller waiting meanwhile: reads the status again (a
     /// request that finished just before may have decided it), asks, and reads it once more.
     @Sendable
-    func ask() async throws(AuthorizationError) -> AuthorizationStatus {
+    func ask() async -> AuthorizationStatus {
         let before = await readStatus()
         guard before == .notDetermined else { return before }
-        guard let limit else {
-            await request()
-            return await readStatus()
-        }
-        do {
-            try await limit(request)
-        } catch {
-            // The deadline passed (nobody cancels this task: the flight runs to completion).
-            let after = await readStatus()
-            if after == .notDetermined { throw .timedOut }
-            return after
-        }
+        await request()
         return await readStatus()
     }
 

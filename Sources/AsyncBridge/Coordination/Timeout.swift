@@ -54,6 +54,7 @@ public func withTimeout<Success: Sendable, C: Clock>(
     clock: C = ContinuousClock(),
     operation: @escaping @Sendable () async throws -> Success
 ) async throws -> Success {
+    let deadline = clock.now.advanced(by: duration)  // from the call, not from when the timer runs
     let race = TimeoutRace<Success>()
     return try await withTaskCancellationHandler {
         try await withUnsafeThrowingContinuation { continuation in
@@ -65,7 +66,7 @@ public func withTimeout<Success: Sendable, C: Clock>(
             }
             let timer = Task {
                 do {
-                    try await clock.sleep(until: clock.now.advanced(by: duration), tolerance: tolerance)
+                    try await clock.sleep(until: deadline, tolerance: tolerance)
                 } catch {
                     return  // cancelled: the race is over
                 }

@@ -297,4 +297,25 @@ struct AuthorizationGateTests {
         })
         await #expect(throws: AuthorizationError.notDetermined) { try await throwing.requestAccess() }
     }
+
+    @Test func aCallerAfterATimeoutJoinsThePromptStillOnScreen() async throws {
+        let clock = ManualClock()
+        let system = FakePermission(.notDetermined)
+        let gate = AuthorizationGate(timeout: .seconds(30), clock: clock, status: { system.readStatus() }) {
+            system.prompts.start($0)
+        }
+        let first = Task { try await gate.requestAccess() }
+        await system.prompts.waitUntilStarted()
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(30))
+        await #expect(throws: AuthorizationError.timedOut) { try await first.value }
+        #expect(system.prompts.isHoldingCompletion)   // the prompt is still on screen
+        let second = Task { try await gate.requestAccess() }
+        try await waitUntil { gate.waiterCount == 1 }   // it joined the prompt
+        for _ in 0..<1_000 { await Task.yield() }        // room for a wrong second prompt
+        #expect(system.prompts.starts == 1)
+        system.answer(.granted, saying: true)
+        try await second.value
+        #expect(system.prompts.starts == 1)
+    }
 }

@@ -90,4 +90,21 @@ struct TimeoutTests {
             }
         }
     }
+
+    @Test func theDeadlineIsMeasuredFromTheCallNotFromWhenTheTimerStarts() async throws {
+        for _ in 0..<300 {
+            let clock = ManualClock()
+            let stuck = PendingOperation<Int>()
+            let call = Task {
+                try await withTimeout(.seconds(5), clock: clock) {
+                    clock.advance(by: .seconds(5))   // the whole limit passes while the operation runs
+                    return await withUnsafeContinuation { continuation in stuck.start { continuation.resume(returning: $0) } }
+                }
+            }
+            await stuck.waitUntilStarted()
+            // The timer, whenever its task runs, finds its deadline (offset 5) reached and fires.
+            await #expect(throws: TimeoutError.self) { try await call.value }
+            #expect(stuck.complete(0))
+        }
+    }
 }
