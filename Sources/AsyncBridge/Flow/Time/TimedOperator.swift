@@ -65,7 +65,8 @@ final class TimedOperator<Element, Failure: Error, C: Clock>: @unchecked Sendabl
 
     /// Has `handle` look at the clock (a `.tick`), in turn with the upstream's events: how an
     /// operator arms its first deadline once the upstream's subscribe has returned, so that a
-    /// flow that completes during its subscribe never starts the timer's task.
+    /// flow that completes during its subscribe without a value never starts the timer's task
+    /// (one that sends values first arms the timer with its first value, as any value does).
     @inlinable
     func tick() {
         drain.submit(.tick)
