@@ -210,20 +210,25 @@ public final class BroadcastChannel<Element: Sendable, Failure: Error>: AsyncSeq
     /// The channel as a hot flow: each subscription is a consumer (it starts when it
     /// subscribes, the first one gets the values kept while nobody consumed), fed by a task
     /// of its own, so its handlers run on the cooperative pool, never on the sender's thread.
-    /// Cancelling the subscription makes the consumer leave.
+    /// Cancelling the subscription makes the consumer leave at once.
     ///
     /// ```swift
     /// channel.flow.map(\.coordinate).subscribe(onValue: { pin.move(to: $0) }).store(in: bag)
     /// ```
     public var flow: Flow<Element, Failure> {
         Flow.create { [storage] emitter in
-            let consumer = ChannelFlowConsumer(cursor: ConsumerCursor(lease: ConsumerLease(host: storage, id: storage.register())))
+            let id = storage.register()
+            let consumer = ChannelFlowConsumer(cursor: ConsumerCursor(lease: ConsumerLease(host: storage, id: id)))
             let task = Task {
                 while let event = await consumer.next() {
                     guard emitter.drain.submit(event) else { return }
                 }
             }
-            return { task.cancel() }
+            return {
+                task.cancel()
+                storage.cancel(id)  // leave now, not when the task next asks: a value sent from
+                                    // here on goes to the other consumers, or is kept for the next
+            }
         }
     }
 }

@@ -52,10 +52,16 @@ public enum FlowBufferingPolicy: Sendable, Hashable {
     /// Anywhere else the buffer grows beyond `limit` instead, so nothing is lost and nothing
     /// deadlocks. Do not use this policy when the producer's thread is the one the consumer
     /// runs on (an actor with a custom executor on that thread's queue): it would wait for
-    /// itself. A held producer is released when the consumer takes a value or leaves
-    /// (`break`, task cancellation); then it finds the subscription cancelled and stops. On a
-    /// shared flow (`share()`), one thread delivers to every consumer, so the slowest
-    /// consumer with this policy holds the others too.
+    /// itself. A held producer is released when the consumer takes a value or leaves: at once
+    /// for a `break` or a cancellation while the loop waits in `next()`; for a task cancelled
+    /// while the loop body runs, when the body returns and the loop asks again (so the body
+    /// must not wait for the held thread). Then it finds the subscription cancelled and stops.
+    ///
+    /// Only the thread that is delivering is held. Values that other threads send meanwhile
+    /// wait in the flow's serialising queue, which is not bounded by `limit`: with several
+    /// producer threads, the bound holds per delivering thread, not overall. On a shared flow
+    /// (`share()`), one thread delivers to every consumer, so the slowest consumer with this
+    /// policy holds the others too.
     ///
     /// ```swift
     /// let lines = Flow<String, any Error>.create { emitter in

@@ -283,6 +283,25 @@ struct BroadcastChannelTests {
         #expect(recorder.events == [.value(1)])
     }
 
+    @Test func aFlowSubscriberCancellingFromItsHandlerLeavesAtOnce() async {
+        let dropped = Collected<Int>()
+        let channel = BroadcastChannel<Int, Never>(onDrop: dropped.append)
+        let token = Box<CancellationToken?>(nil)
+        let done = Countdown(1)
+        token.value = channel.flow.subscribe(onValue: { value in
+            guard value == 1 else { return }
+            token.value?.cancel()
+            channel.send(2)   // nobody consumes now: kept for the next consumer
+            channel.finish()
+            done.arrive()
+        })
+        channel.send(1)
+        await done.wait()
+        var next = channel.makeAsyncIterator()
+        #expect(await drain(&next).values == [2])
+        #expect(dropped.all.isEmpty)
+    }
+
     // MARK: Leaks
 
     @Test func nothingIsRetainedOnceTheChannelAndItsConsumersAreGone() async {

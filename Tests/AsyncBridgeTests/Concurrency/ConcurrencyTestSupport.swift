@@ -1,11 +1,14 @@
 import Dispatch
 @_spi(AsyncBridgeInternals) import AsyncBridge
 
-/// Lets tasks wait until `count` arrivals have happened (subscriptions, consumers ready).
+/// Lets tasks wait until `count` arrivals have happened (subscriptions, consumers ready). A
+/// waiting task that is cancelled (the test's time limit) stops waiting, so a hung test ends.
 final class Countdown: Sendable {
     private struct State {
         var remaining: Int
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        var nextID = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var cancelledEarly: Set<Int> = []
     }
 
     private let state: SharedLock<State>
@@ -18,20 +21,35 @@ final class Countdown: Sendable {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.remaining -= 1
             guard state.remaining <= 0 else { return [] }
-            defer { state.waiters = [] }
-            return state.waiters
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
     }
 
     func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state -> Bool in
-                if state.remaining <= 0 { return true }
-                state.waiters.append(continuation)
-                return false
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let done = state.withLock { state -> Bool in
+                    if state.remaining <= 0 || state.cancelledEarly.remove(id) != nil { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if done { continuation.resume() }
             }
-            if done { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let waiter = state.waiters.removeValue(forKey: id) else {
+                    state.cancelledEarly.insert(id)
+                    return nil
+                }
+                return waiter
+            }
+            waiter?.resume()
         }
     }
 }

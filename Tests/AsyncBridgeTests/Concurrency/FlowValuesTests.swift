@@ -332,7 +332,9 @@ struct FlowValuesTests {
         #expect(received == Array(0..<100), "buffered beyond the limit, nothing dropped")
     }
 
-    @Test func aSynchronousSourceIsNotHeldDuringTheSubscription() async {
+    @Test func aSynchronousSourceSubscribedFromATaskIsNotHeld() async {
+        // It emits on the task's thread, which is never held (the subscribing-thread check is
+        // exercised on a plain thread, below).
         var received: [Int] = []
         for await value in Flow<Int, Never>.sequence(0..<100).values(bufferingPolicy: .blockingProducer(limit: 1)) {
             received.append(value)
