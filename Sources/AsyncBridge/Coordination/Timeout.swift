@@ -54,82 +54,8 @@ public func withTimeout<Success: Sendable, C: Clock>(
     clock: C = ContinuousClock(),
     operation: @escaping @Sendable () async throws -> Success
 ) async throws -> Success {
-    let deadline = clock.now.advanced(by: duration)  // from the call, not from when the timer runs
-    let race = TimeoutRace<Success>()
-    return try await withTaskCancellationHandler {
-        try await withUnsafeThrowingContinuation { continuation in
-            guard race.start(continuation) else { return }
-            let work = Task {
-                let result: Result<Success, any Error>
-                do { result = .success(try await operation()) } catch { result = .failure(error) }
-                race.finish(with: result)
-            }
-            let timer = Task {
-                do {
-                    try await clock.sleep(until: deadline, tolerance: tolerance)
-                } catch {
-                    return  // cancelled: the race is over
-                }
-                race.finish(with: .failure(TimeoutError()))
-            }
-            race.setCancellers(work: work, timer: timer)
-        }
-    } onCancel: {
-        race.finish(with: .failure(CancellationError()))
-    }
-}
-
-/// The shared state of one ``withTimeout(_:tolerance:clock:operation:)`` call: whichever of
-/// the operation, the timer and the caller's cancellation comes first resumes the caller and
-/// cancels the other tasks; the rest do nothing.
-final class TimeoutRace<Success: Sendable>: Sendable {
-    private struct State {
-        var continuation: UnsafeContinuation<Success, any Error>?
-        var tasks: (work: Task<Void, Never>, timer: Task<Void, Never>)?
-        var outcome: Result<Success, any Error>?
-        var finished = false
-    }
-
-    private let state = Lock.make(State())
-
-    /// Stores the caller's continuation, or resumes it at once if the race is already over
-    /// (the caller was cancelled first). Returns whether the race is still on.
-    func start(_ continuation: UnsafeContinuation<Success, any Error>) -> Bool {
-        let early: Result<Success, any Error>? = state.withLock { state in
-            if state.finished { return state.outcome }
-            state.continuation = continuation
-            return nil
-        }
-        guard let early else { return true }
-        continuation.resume(with: early)
-        return false
-    }
-
-    /// Hands over the tasks, or cancels them at once if the race is already over.
-    func setCancellers(work: Task<Void, Never>, timer: Task<Void, Never>) {
-        let finished = state.withLock { state in
-            if !state.finished { state.tasks = (work, timer) }
-            return state.finished
-        }
-        if finished {
-            work.cancel()
-            timer.cancel()
-        }
-    }
-
-    /// The first call resumes the caller with `result` and cancels both tasks; later calls do
-    /// nothing. An outcome that comes before the continuation exists (the caller's
-    /// cancellation) is kept and delivered by ``start(_:)``.
-    func finish(with result: Result<Success, any Error>) {
-        let (continuation, tasks) = state.withLock { state -> (UnsafeContinuation<Success, any Error>?, (work: Task<Void, Never>, timer: Task<Void, Never>)?) in
-            if state.finished { return (nil, nil) }
-            state.finished = true
-            if state.continuation == nil { state.outcome = result }
-            defer { state.continuation = nil; state.tasks = nil }
-            return (state.continuation, state.tasks)
-        }
-        tasks?.work.cancel()
-        tasks?.timer.cancel()
-        continuation?.resume(with: result)
-    }
+    try Task.checkCancellation()  // a cancelled caller starts nothing
+    // The operation's task, limited by `Future.timeout`: at the deadline the timeout leaves the
+    // run, which, having no other consumer, cancels the task; the call returns at once.
+    return try await Future(operation).timeout(duration, tolerance: tolerance, clock: clock).value
 }
