@@ -188,11 +188,7 @@ public final class BroadcastChannel<Element: Sendable, Failure: Error>: AsyncSeq
         /// ```
         @inlinable @inline(__always)
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-            switch await cursor.next(isolation: actor) {
-            case .value(let value)?: return value
-            case .failure(let error)?: throw error
-            case .finished?, nil: return nil
-            }
+            try await cursor.nextElement(isolation: actor)
         }
 
         /// The next value; `nil` after the channel finished or the task was cancelled; throws

@@ -125,6 +125,17 @@ struct ConsumerCursor<Host: ConsumerBufferHost> {
         }
     }
 
+    /// ``next(isolation:)`` as an async iterator hands it out: the value; `nil` after the
+    /// finish or a cancellation; the failure thrown, once.
+    @inlinable @inline(__always)
+    mutating func nextElement(isolation actor: isolated (any Actor)?) async throws(Host.Failure) -> Host.Element? {
+        switch await next(isolation: actor) {
+        case .value(let value)?: return value
+        case .failure(let error)?: throw error
+        case .finished?, nil: return nil
+        }
+    }
+
     /// Suspends until a value, the completion or a cancellation arrives.
     @inlinable
     func wait(isolation actor: isolated (any Actor)?) async -> Event? {

@@ -220,11 +220,7 @@ public struct FlowValues<Element: Sendable, Failure: Error>: AsyncSequence, Send
         /// ```
         @inlinable @inline(__always)
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Element? {
-            switch await cursor.next(isolation: actor) {
-            case .value(let value)?: return value
-            case .failure(let error)?: throw error
-            case .finished?, nil: return nil
-            }
+            try await cursor.nextElement(isolation: actor)
         }
 
         /// The next value; `nil` when the flow finished or the task was cancelled; throws the
