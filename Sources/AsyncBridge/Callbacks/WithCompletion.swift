@@ -20,17 +20,17 @@
 // inlined with it (about 0.4 KB more per call site on x86_64).
 
 extension Future {
-    /// Runs `start` as the operation of a fresh, single-consumer future and waits for it.
+    /// Runs `start` with a fresh ``CallCompleter`` and waits for its completion: at once when
+    /// it came while `start` ran, on a single-consumer future otherwise.
     @inlinable @inline(__always)
     static func bridge(
         isolation: isolated (any Actor)?,
-        _ start: (FutureCompleter<Success, Failure>) -> CancelAction?
+        _ start: (CallCompleter<Success, Failure>) -> CancelAction?
     ) async throws -> Success {
-        let future = Future(startingFirstRun: ())
         let outcome: FutureOutcome<Success, Failure>?
-        switch future.startFirstRun(inTask: true, startingWith: start) {
+        switch CallCompleter.start(start) {
         case .served(let served): outcome = served
-        case .waiting(let id, let generation): outcome = await future.wait(id, generation, isolation: isolation)
+        case .waiting(let future): outcome = await future.wait(1, 1, isolation: isolation)
         }
         guard let outcome else { throw CancellationError() }
         return try outcome.get()

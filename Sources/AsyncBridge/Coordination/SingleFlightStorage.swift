@@ -41,13 +41,13 @@ struct SingleFlightStorage<Key: Hashable & Sendable, Value: Sendable, Failure: E
             return (flight.future, flight.future.storage.withLock { $0.arrive(operation: &start) })
         }
         if case .starting(let id, let generation)? = keeper {
-            _ = future.run(id, generation, start, inTask: false, startingWith: Future.missingOperation)
+            _ = future.run(id, generation, start, inTask: false)
         }
         switch arrival {
         case .joining(let id, let generation):
             return (future, .waiting(id: id, generation: generation))
         case .starting(let id, let generation):
-            return (future, future.run(id, generation, start, inTask: inTask, startingWith: Future.missingOperation))
+            return (future, future.run(id, generation, start, inTask: inTask))
         case .finished:
             preconditionFailure("Internal inconsistency: a finished flight was still in the table")
         }

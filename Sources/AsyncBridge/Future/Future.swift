@@ -40,11 +40,12 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
         self.init(operation: .adapted(work))
     }
 
-    /// A future without an operation, for one consumer that starts its first run at once
-    /// (``startFirstRun(inTask:startingWith:)``): what `withCompletion` uses.
+    /// A future without an operation whose first run is in progress, holding `cancel`, with
+    /// one consumer that has not started listening: what a `withCompletion` call waits on
+    /// (``CallCompleter``) when its operation returns without having completed.
     @inlinable
-    init(startingFirstRun: Void) {
-        storage = .make(Machine(startingFirstRun: (), reporter: .current))
+    init(runningFirstRun cancel: CancelAction?) {
+        storage = .make(Machine(runningFirstRun: cancel, reporter: .current))
     }
 
     @inlinable
@@ -104,7 +105,7 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     /// hop to the callee's executor and one back.
     @inlinable @inline(__always)
     func outcome() async -> FutureOutcome<Success, Failure>? {
-        switch arrive(inTask: true, startingWith: Future.missingOperation) {
+        switch arrive(inTask: true) {
         case .served(let outcome): return outcome
         case .waiting(let id, let generation): return await wait(id, generation)
         }
@@ -122,7 +123,7 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     /// A consumer arrives: it gets the stored outcome, or joins the run in progress, or starts
     /// a run (outside the lock) and gets its outcome if the run completed synchronously.
     @inlinable
-    func arrive(inTask: Bool, startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?) -> Arrival {
+    func arrive(inTask: Bool) -> Arrival {
         var operation: Machine.Operation?
         switch storage.withLock({ $0.arrive(operation: &operation) }) {
         case .finished(let outcome):
@@ -130,19 +131,12 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
         case .joining(let id, let generation):
             return .waiting(id: id, generation: generation)
         case .starting(let id, let generation):
-            return run(id, generation, operation, inTask: inTask, startingWith: start)
+            return run(id, generation, operation, inTask: inTask)
         }
     }
 
-    /// The first consumer of a future made with `init(startingFirstRun:)` starts its run.
-    @inlinable
-    func startFirstRun(inTask: Bool, startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?) -> Arrival {
-        run(1, 1, nil, inTask: inTask, startingWith: start)
-    }
-
-    /// Consumer `id` starts run `generation`, outside the lock, with the stored `operation`
-    /// or else with `start` (the operation of `withCompletion`'s futures, which run on the
-    /// caller's actor), and records the cancel action it hands back.
+    /// Consumer `id` starts run `generation`, outside the lock, with the stored `operation`,
+    /// and records the cancel action it hands back.
     ///
     /// A consumer that awaits (`inTask`) checks whether its task was cancelled while the run
     /// was starting (the operation itself may have cancelled it); if so it leaves at once,
@@ -154,20 +148,17 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
         _ id: UInt64,
         _ generation: UInt64,
         _ operation: Machine.Operation?,
-        inTask: Bool,
-        startingWith start: (FutureCompleter<Success, Failure>) -> CancelAction?
+        inTask: Bool
     ) -> Arrival {
-        let completer = FutureCompleter(self, generation: generation)
-        let cancel: CancelAction?
-        // Not `operation.map { $0.start(completer) } ?? start(completer)`: a closure returned
-        // through those generic functions gets reabstraction thunks, two allocations per call.
-        // Not `if let operation` either: the binding copies the operation (an outlined copy and
-        // destroy of the enum, ~75 instructions); `unsafelyUnwrapped` in the `.some` branch
-        // borrows it.
-        switch operation {
-        case .some: cancel = operation.unsafelyUnwrapped.start(completer)
-        case .none: cancel = start(completer)
+        guard case .some = operation else {
+            preconditionFailure("Internal inconsistency: a future with no operation was started")
         }
+        let completer = FutureCompleter(self, generation: generation)
+        // Not `operation.map { $0.start(completer) }`: a closure returned through that generic
+        // function gets reabstraction thunks, two allocations per call. Not `if let operation`
+        // either: the binding copies the operation (an outlined copy and destroy of the enum,
+        // ~75 instructions); `unsafelyUnwrapped` borrows it.
+        let cancel = operation.unsafelyUnwrapped.start(completer)
         let started = withExtendedLifetime(completer) { () -> Machine.Start in
             // Completed synchronously, inside `start` on this thread: the run is finished (a
             // terminal state, which nobody writes any more) and its cancel action is dropped
@@ -213,7 +204,7 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
     /// was called at once.
     @inlinable
     func subscribe(_ handler: @escaping @Sendable (FutureOutcome<Success, Failure>?) -> Void) -> UInt64? {
-        switch arrive(inTask: false, startingWith: Future.missingOperation) {
+        switch arrive(inTask: false) {
         case .served(let outcome):
             handler(outcome)
             return nil
@@ -224,10 +215,13 @@ public struct Future<Success: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    /// The `start` of consumers that rely on the stored operation.
-    @inlinable
-    static func missingOperation(_: FutureCompleter<Success, Failure>) -> CancelAction? {
-        preconditionFailure("Internal inconsistency: a future with no operation was started")
+    /// Ends run 1 of a future made with `init(runningFirstRun:)` with `outcome` and tells its
+    /// consumer; `false` when the consumer had left.
+    @inlinable @discardableResult
+    func completeFirstRun(_ outcome: FutureOutcome<Success, Failure>) -> Bool {
+        guard let completion = storage.withLock({ $0.complete(1, outcome) }) else { return false }
+        completion.consumers?.deliver(outcome)
+        return true
     }
 
     /// A consumer leaves: runs the cancel action if it was the last, then tells the consumer.

@@ -318,15 +318,16 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
         self.state = .finished(generation: 0, outcome: outcome)
     }
 
-    /// The state right after `arrive` returned `.starting(id: 1, generation: 1)` to the first
-    /// consumer: a future made for one consumer that starts it at once skips that step.
+    /// The state right after the first consumer (id 1) started run 1, which handed back
+    /// `cancel`, and before it listens: a future made for a `withCompletion` call whose
+    /// operation was started without it.
     @inlinable
-    init(startingFirstRun: Void, reporter: MisuseReporter) {
+    init(runningFirstRun cancel: CancelAction?, reporter: MisuseReporter) {
         self.operation = nil
         self.reporter = reporter
         self.generation = 1
         self.nextConsumerID = 1
-        self.state = .running(generation: 1, cancel: .starting, consumers: .one(1, .arrived))
+        self.state = .running(generation: 1, cancel: .started(cancel), consumers: .one(1, .arrived))
     }
 
     /// A consumer arrives: serve the stored outcome, or register it (as `.arrived`) in the

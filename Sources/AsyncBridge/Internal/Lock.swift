@@ -99,10 +99,7 @@ final class LockBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
     @inlinable
     static func make(_ initial: () -> State) -> LockBuffer<State> {
         let buffer = create(minimumCapacity: 1) { _ in initial() }
-        buffer.withUnsafeMutablePointerToElements { mutex in
-            let status = pthread_mutex_init(mutex, nil)
-            precondition(status == 0, "pthread_mutex_init failed: \(status)")
-        }
+        buffer.withUnsafeMutablePointerToElements { initializeMutex($0) }
         return unsafeDowncast(buffer, to: LockBuffer<State>.self)
     }
 
@@ -110,6 +107,13 @@ final class LockBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
     deinit {
         _ = withUnsafeMutablePointerToElements { mutex in pthread_mutex_destroy(mutex) }
     }
+}
+
+/// Initialises the mutex of a ``LockBuffer`` or of another buffer with the same layout.
+@inlinable
+func initializeMutex(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+    let status = pthread_mutex_init(mutex, nil)
+    precondition(status == 0, "pthread_mutex_init failed: \(status)")
 }
 
 /// The package's lock, exposed to `AsyncBridgeTesting` as SPI so the test helpers share it.

@@ -122,6 +122,60 @@ struct WithCompletionTests {
         #expect(value == 1)
     }
 
+    @Test func aCompletionFromAnotherThreadWhileTheOperationStartsIsServed() async throws {
+        // The operation calls its completion on another thread, twice, and returns only after
+        // both calls: the first is kept for the caller while the operation starts, the second
+        // is ignored and reported, and the cancel action is dropped unused.
+        let recorder = MisuseRecorder()
+        let cancels = AtomicCounter()
+        let value = try await recorder.record {
+            try await withCompletion { (completion: @escaping @Sendable (Result<Int, TestError>) -> Void) in
+                let called = DispatchSemaphore(value: 0)
+                DispatchQueue(label: "completer").async {
+                    completion(.success(7))
+                    completion(.success(8))
+                    called.signal()
+                }
+                called.wait()
+                return { cancels.increment() }
+            }
+        }
+        #expect(value == 7)
+        #expect(recorder.misuses == [.completionCalledMoreThanOnce])
+        #expect(cancels.value == 0, "never cancel after completion")
+    }
+
+    @Test func aCompletionRacingTheOperationsReturnIsServedOnceAndNeverCancelled() async throws {
+        // The completion comes on another thread while the operation is returning: either
+        // before the caller decides to wait (kept for it) or after (forwarded to its wait).
+        let queue = DispatchQueue(label: "completer")
+        let cancels = AtomicCounter()
+        for round in 0..<10_000 {
+            let value = try await withCompletion { (completion: @escaping @Sendable (Result<Int, TestError>) -> Void) in
+                queue.async { completion(.success(round)) }
+                return { cancels.increment() }
+            }
+            #expect(value == round)
+        }
+        #expect(cancels.value == 0)
+    }
+
+    @Test func aValueDeliveredWhileStartingIsNotKeptByTheCompletionBlock() async throws {
+        // The API keeps its completion block after calling it (as many do until they are torn
+        // down): the value handed to the caller must not live on in the block.
+        let heldBlock = Box<(@Sendable (Result<Tracked, Never>) -> Void)?>(nil)
+        weak var delivered: Tracked?
+        do {
+            let value = try await withCompletion { (completion: @escaping @Sendable (Result<Tracked, Never>) -> Void) in
+                heldBlock.value = completion
+                completion(.success(Tracked()))
+            }
+            delivered = value
+        }
+        #expect(heldBlock.value != nil)
+        #expect(delivered == nil)
+    }
+
     @Test @MainActor func theClosureRunsOnTheCallersActor() async throws {
         let value = try await withCompletion { (completion: @escaping @Sendable (Result<Int, TestError>) -> Void) in
             MainActor.assertIsolated()

@@ -1,0 +1,238 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Bionic)
+import Bionic
+#endif
+
+// The completion side of one `withCompletion` call.
+//
+// A `withCompletion` call has one consumer, its caller, and most completion blocks of that
+// shape are either called while the operation starts (a cache hit, a validation failure) or
+// much later on another thread. The completer is built for both:
+//
+// - while the operation starts, a completion is kept in the caller's frame (the caller is
+//   inside the operation, so its frame is there) and the caller takes it when the operation
+//   returns: one allocation for the whole call, the completer, and no `Future`;
+// - when the operation returns without having completed, the caller makes a `Future` (running,
+//   holding the cancel action) and waits on it; the completer forwards the completion to it.
+//
+// The completer is what the completion blocks handed to the API capture, and nothing else
+// keeps it once the operation has returned: when it is released without having been called,
+// the call ends with `AsyncBridgeError.completionNeverCalled` instead of hanging.
+
+/// What one call's completer knows, under its mutex.
+@usableFromInline
+struct CallCompleterState<Success: Sendable, Failure: Error> {
+    @usableFromInline
+    enum Phase {
+        /// The operation is starting: a completion now is kept for the caller.
+        case starting
+        /// The completion came while the operation was starting; its outcome is in `slot` and
+        /// the caller has not taken it.
+        case completed
+        /// The caller took the outcome.
+        case taken
+        /// The operation returned without completing: the caller waits on this future (run 1,
+        /// consumer 1), which gets the completion.
+        case forwarding(Future<Success, Failure>)
+    }
+
+    @usableFromInline var phase = Phase.starting
+    /// Where a completion that comes while the operation is starting puts its outcome: memory
+    /// in the caller's frame, valid only in phase `starting` (and read in `completed`).
+    ///
+    /// Not the outcome itself: with only fixed-size fields, the buffer's unspecialised
+    /// deinitialiser needs no generic metadata lookup (about 250 instructions).
+    @usableFromInline let slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>>
+    /// The completion was called (or released uncalled): later calls are ignored.
+    @usableFromInline var called = false
+    /// The completion was called on the starter's thread while the operation was starting: a
+    /// synchronous call. Written only on the starter's thread, so the starter reads it (and the
+    /// outcome) without the lock once the operation has returned.
+    @usableFromInline var completedWhileStarting = false
+    /// The thread that starts the operation.
+    @usableFromInline let starter: ThreadIdentity
+    @usableFromInline let reporter: MisuseReporter
+
+    @inlinable
+    init(slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>>) {
+        self.slot = slot
+        starter = .current
+        reporter = .current
+    }
+}
+
+/// The completion side of one `withCompletion` call: the state and its mutex in one allocation.
+///
+/// A struct around the buffer so that it can be `Sendable` (`ManagedBuffer` is explicitly not)
+/// and still be captured by a completion block as a single reference, with no box.
+@usableFromInline
+struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
+    @usableFromInline typealias State = CallCompleterState<Success, Failure>
+
+    @usableFromInline let buffer: CallCompleterBuffer<Success, Failure>
+
+    @inlinable
+    init(slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>>) {
+        buffer = CallCompleterBuffer.make(slot: slot)
+    }
+
+    /// How a call went once its operation returned.
+    @usableFromInline
+    enum Arrival {
+        /// The caller has its outcome (`nil`: its task was cancelled) without waiting.
+        case served(FutureOutcome<Success, Failure>?)
+        /// The caller waits on this future, as its consumer 1 of run 1.
+        case waiting(Future<Success, Failure>)
+    }
+
+    /// Runs the operation `start` with a fresh completer and decides whether the caller waits.
+    ///
+    /// The completer is released when this returns, so that from then on only the completion
+    /// blocks keep it, and releasing them uncalled ends the call.
+    @inlinable
+    static func start(_ start: (CallCompleter) -> CancelAction?) -> Arrival {
+        withUnsafeTemporaryAllocation(of: FutureOutcome<Success, Failure>.self, capacity: 1) { slot in
+            let completer = CallCompleter(slot: slot.baseAddress.unsafelyUnwrapped)
+            let cancel = start(completer)
+            return withExtendedLifetime(completer) { completer.started(cancel: cancel) }
+        }
+    }
+
+    /// The operation returned `cancel`. A completion that came while it was starting is served
+    /// (the cancel action is dropped unused); otherwise the caller gets a running future to wait
+    /// on, unless its task was cancelled while the operation was starting: then it leaves at
+    /// once and runs the cancel action, before the completer is released, so that this
+    /// cancellation wins over a completion block the operation dropped.
+    @inlinable
+    func started(cancel: CancelAction?) -> Arrival {
+        // Completed synchronously on this thread: a terminal state that this thread wrote under
+        // the lock and nobody writes any more (a later call only reads `called`).
+        if buffer.withUnsynchronizedState({ $0.completedWhileStarting }) {
+            return .served(buffer.withUnsynchronizedState { $0.takeOutcome() })
+        }
+        let future = Future<Success, Failure>(runningFirstRun: cancel)
+        let completedElsewhere = buffer.withLock { state -> FutureOutcome<Success, Failure>? in
+            if case .completed = state.phase { return state.takeOutcome() }
+            state.phase = .forwarding(future)
+            return nil
+        }
+        if let completedElsewhere { return .served(completedElsewhere) }
+        guard Task.isCancelled else { return .waiting(future) }
+        switch future.storage.withLock({ $0.starterLeaves(1, 1) }) {
+        case .finished(let outcome):
+            return .served(outcome)
+        case .left(let cancelling):
+            if cancelling { cancel?() }
+            return .served(nil)
+        case .running:
+            preconditionFailure("Internal inconsistency: a consumer that left is still running")
+        }
+    }
+
+    /// Delivers a `Result`: what completion blocks of every shape end up calling. A second call
+    /// is ignored and reported.
+    @inlinable
+    func resolve(_ result: Result<Success, Failure>) {
+        let outcome = FutureOutcome(result)
+        switch buffer.withLock({ $0.call(outcome) }) {
+        case .kept: break
+        case .again(let reporter): reporter.report(.completionCalledMoreThanOnce)
+        case .forward(let future, _): future.completeFirstRun(outcome)
+        }
+    }
+}
+
+extension CallCompleterState {
+    /// What a call of the completion is to do once the lock is released.
+    @usableFromInline
+    enum Call {
+        /// The outcome is kept for the caller.
+        case kept
+        /// A later call.
+        case again(MisuseReporter)
+        /// The first call after the operation returned: the outcome goes to the future.
+        case forward(Future<Success, Failure>, MisuseReporter)
+    }
+
+    /// Records a call of the completion.
+    @inlinable
+    mutating func call(_ outcome: FutureOutcome<Success, Failure>) -> Call {
+        if called { return .again(reporter) }
+        called = true
+        switch phase {
+        case .starting:
+            slot.initialize(to: outcome)
+            phase = .completed
+            if starter.isCurrent { completedWhileStarting = true }
+            return .kept
+        case .forwarding(let future):
+            return .forward(future, reporter)
+        case .completed, .taken:
+            preconditionFailure("Internal inconsistency: a completion was kept before it was called")
+        }
+    }
+
+    /// The outcome kept while the operation was starting, moved out to the caller.
+    @inlinable
+    mutating func takeOutcome() -> FutureOutcome<Success, Failure> {
+        guard case .completed = phase else {
+            preconditionFailure("Internal inconsistency: no outcome was kept")
+        }
+        phase = .taken
+        return slot.move()
+    }
+}
+
+/// The storage behind ``CallCompleter``: the state as the header, the mutex as the single
+/// element (the layout of ``LockBuffer``, with a deinitialiser of its own).
+@usableFromInline
+final class CallCompleterBuffer<Success: Sendable, Failure: Error>:
+    ManagedBuffer<CallCompleterState<Success, Failure>, pthread_mutex_t>
+{
+    @usableFromInline typealias State = CallCompleterState<Success, Failure>
+
+    @inlinable
+    static func make(slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>>) -> CallCompleterBuffer {
+        let buffer = create(minimumCapacity: 1) { _ in State(slot: slot) }
+        buffer.withUnsafeMutablePointerToElements { initializeMutex($0) }
+        return unsafeDowncast(buffer, to: CallCompleterBuffer.self)
+    }
+
+    @inlinable
+    func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        withUnsafeMutablePointers { state, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return body(&state.pointee)
+        }
+    }
+
+    /// Reads or writes the state without the lock: see ``CallCompleter/started(cancel:)``.
+    @inlinable
+    func withUnsynchronizedState<Result>(_ body: (inout State) -> Result) -> Result {
+        withUnsafeMutablePointerToHeader { body(&$0.pointee) }
+    }
+
+    @inlinable
+    deinit {
+        let wasCalled = withLock { $0.called }
+        if !wasCalled { completionNeverCalled() }
+        _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+    }
+
+    /// The completion was released without being called: the caller, waiting on the future,
+    /// gets ``AsyncBridgeError/completionNeverCalled``, reported, unless it had left.
+    @usableFromInline
+    func completionNeverCalled() {
+        let outcome = FutureOutcome<Success, Failure>.broken(.completionNeverCalled)
+        guard case .forward(let future, let reporter) = withLock({ $0.call(outcome) }) else {
+            preconditionFailure("Internal inconsistency: a completer was released while its operation was starting")
+        }
+        if future.completeFirstRun(outcome) { reporter.report(.completionNeverCalled) }
+    }
+}
