@@ -50,18 +50,11 @@ struct CallCompleterState<Success: Sendable, Failure: Error> {
     @usableFromInline let slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>>
     /// The completion was called (or released uncalled): later calls are ignored.
     @usableFromInline var called = false
-    /// The completion was called on the starter's thread while the operation was starting: a
-    /// synchronous call. Written only on the starter's thread, so the starter reads it (and the
-    /// outcome) without the lock once the operation has returned.
-    @usableFromInline var completedWhileStarting = false
-    /// The thread that starts the operation.
-    @usableFromInline let starter: ThreadIdentity
     @usableFromInline let reporter: MisuseReporter
 
     @inlinable
     init(slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>>) {
         self.slot = slot
-        starter = .current
         reporter = .current
     }
 }
@@ -108,21 +101,21 @@ struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
     /// on, unless its task was cancelled while the operation was starting: then it leaves at
     /// once and runs the cancel action, before the completer is released, so that this
     /// cancellation wins over a completion block the operation dropped.
+    ///
+    /// The future is made under the completer's lock, so that a completion cannot fall between
+    /// the check and the hand-over. Unlike `Future`'s runs, a completion on the caller's own
+    /// thread is read under the lock too: reading it without (as `FutureCompleter` does) is
+    /// sound, but the thread sanitizer reports it against a second call's critical section,
+    /// which covers the whole state.
     @inlinable
     func started(cancel: CancelAction?) -> Arrival {
-        // Completed synchronously on this thread: a terminal state that this thread wrote under
-        // the lock and nobody writes any more (a later call only reads `called`).
-        if buffer.withUnsynchronizedState({ $0.completedWhileStarting }) {
-            return .served(buffer.withUnsynchronizedState { $0.takeOutcome() })
-        }
-        let future = Future<Success, Failure>(runningFirstRun: cancel)
-        let completedElsewhere = buffer.withLock { state -> FutureOutcome<Success, Failure>? in
-            if case .completed = state.phase { return state.takeOutcome() }
+        let arrival = buffer.withLock { state -> Arrival in
+            if case .completed = state.phase { return .served(state.takeOutcome()) }
+            let future = Future<Success, Failure>(runningFirstRun: cancel)
             state.phase = .forwarding(future)
-            return nil
+            return .waiting(future)
         }
-        if let completedElsewhere { return .served(completedElsewhere) }
-        guard Task.isCancelled else { return .waiting(future) }
+        guard case .waiting(let future) = arrival, Task.isCancelled else { return arrival }
         switch future.storage.withLock({ $0.starterLeaves(1, 1) }) {
         case .finished(let outcome):
             return .served(outcome)
@@ -168,7 +161,6 @@ extension CallCompleterState {
         case .starting:
             slot.initialize(to: outcome)
             phase = .completed
-            if starter.isCurrent { completedWhileStarting = true }
             return .kept
         case .forwarding(let future):
             return .forward(future, reporter)
@@ -210,12 +202,6 @@ final class CallCompleterBuffer<Success: Sendable, Failure: Error>:
             defer { pthread_mutex_unlock(mutex) }
             return body(&state.pointee)
         }
-    }
-
-    /// Reads or writes the state without the lock: see ``CallCompleter/started(cancel:)``.
-    @inlinable
-    func withUnsynchronizedState<Result>(_ body: (inout State) -> Result) -> Result {
-        withUnsafeMutablePointerToHeader { body(&$0.pointee) }
     }
 
     @inlinable
