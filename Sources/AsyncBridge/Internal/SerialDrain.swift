@@ -68,8 +68,10 @@ final class SerialDrain<Event>: @unchecked Sendable {
             guard state.receiver != nil, state.head < state.queue.count else {
                 isOpen = state.receiver != nil
                 state.delivering = false
-                state.queue.removeAll(keepingCapacity: true)
-                state.head = 0
+                if state.head != 0 {  // else the queue is empty already: nothing to reset
+                    state.queue.removeAll(keepingCapacity: true)
+                    state.head = 0
+                }
                 return nil
             }
             defer { state.head += 1 }
