@@ -87,7 +87,8 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
             return .more
         case .start(let start, let replacing):
             if let replacing {
-                drain.submit(.switched(to: start.inner.id))
+                // Raises the drain's flag first: inners ask whether they were cancelled.
+                drain.submitReportingFlag(.switched(to: start.inner.id), raisingFlag: true)
                 replacing.cancel()
             }
             return startInners(start)
@@ -175,6 +176,7 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
 
     @inlinable
     func fail(_ teardown: Machine.Teardown, _ error: Failure) {
+        drain.raiseFlag()  // inners ask whether they were cancelled from now on
         teardown.cancelSubscriptions()
         drain.submit(.completion(.failure(error)))
     }
@@ -203,8 +205,15 @@ final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendab
 
     @inlinable
     func receive(_ value: NewElement) -> FlowDemand {
-        guard let storage, storage.drain.submit(.value(value, inner: id)) else { return .stop }
-        return subscription.isCancelled ? .stop : .more
+        guard let storage else { return .stop }
+        // Only the storage cancels an inner's subscription: when downstream cancels (which
+        // closes the drain first), when the result fails or when `flatMapLatest` switches
+        // (which raise the drain's flag first). Until then, no lock of the subscription's own.
+        switch storage.drain.submitReportingFlag(.value(value, inner: id)) {
+        case .closed: return .stop
+        case .open: return .more
+        case .flagged: return subscription.isCancelled ? .stop : .more
+        }
     }
 
     @inlinable
