@@ -112,13 +112,13 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
     /// `.stop` if the subscription ended meanwhile, so a synchronous outer source stops.
     @inlinable
     @discardableResult
-    func startInners(_ first: consuming Machine.Start) -> FlowDemand {
-        var start = first
+    func startInners(_ first: borrowing Machine.Start) -> FlowDemand {
+        // `first` borrowed: the caller's copy is the only one (no retain and release here).
+        subscribe(first)
         while true {
-            subscribe(start)
             switch machine.withLock({ $0.startLoopContinues() }) {
             case .start(let next):
-                start = next
+                subscribe(next)
             case .idle:
                 return .more
             case .finish(let teardown):
