@@ -134,7 +134,7 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
     @inlinable
     func subscribe(_ start: borrowing Machine.Start) {
         let inner = start.inner
-        inner.storage = self
+        inner.attach(to: self)
         start.transform(start.value).run(FlowSubscriber(
             subscription: inner.subscription,
             receive: { inner.receive($0) },
@@ -192,8 +192,14 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
 /// lock and `storage` in the starter's subscribe, only while no inner uses this object.
 @usableFromInline
 final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendable {
+    /// Keeps the storage alive while this inner runs; `nil` while parked.
     @exclusivity(unchecked)
     @usableFromInline var storage: FlatMapStorage<Element, NewElement, Failure>?
+    /// `storage`, for the callbacks, which use it without retaining it: `storage` keeps it
+    /// alive for as long as the inner's source may call them (both change together, in
+    /// ``attach(to:)`` and ``park()``, only while no source calls them).
+    @exclusivity(unchecked)
+    @usableFromInline var storageRef: Unmanaged<FlatMapStorage<Element, NewElement, Failure>>?
     @exclusivity(unchecked)
     @usableFromInline var id: UInt64 = 0
     @usableFromInline let subscription: FlowSubscription
@@ -205,11 +211,12 @@ final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendab
 
     @inlinable
     func receive(_ value: NewElement) -> FlowDemand {
-        guard let storage else { return .stop }
+        guard let storageRef else { return .stop }
         // Only the storage cancels an inner's subscription: when downstream cancels (which
         // closes the drain first), when the result fails or when `flatMapLatest` switches
         // (which raise the drain's flag first). Until then, no lock of the subscription's own.
-        switch storage.drain.submitReportingFlag(.value(value, inner: id)) {
+        let submitted = storageRef._withUnsafeGuaranteedRef { $0.drain.submitReportingFlag(.value(value, inner: id)) }
+        switch submitted {
         case .closed: return .stop
         case .open: return .more
         case .flagged: return subscription.isCancelled ? .stop : .more
@@ -218,14 +225,22 @@ final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendab
 
     @inlinable
     func complete(_ completion: FlowCompletion<Failure>) {
-        storage?.innerCompleted(id, subscription, completion)
+        storageRef?._withUnsafeGuaranteedRef { $0.innerCompleted(id, subscription, completion) }
     }
 
     /// Its inner finished during its subscribe, and its subscription is active again: waits
     /// for the next inner. Under the machine's lock.
     @inlinable
     func park() {
+        storageRef = nil
         storage = nil  // not the last reference: the starter calling this holds the storage
+    }
+
+    /// About to be subscribed, by the starter: its callbacks go to `storage`.
+    @inlinable
+    func attach(to storage: FlatMapStorage<Element, NewElement, Failure>) {
+        storageRef = Unmanaged.passUnretained(storage)
+        self.storage = storage
     }
 }
 
