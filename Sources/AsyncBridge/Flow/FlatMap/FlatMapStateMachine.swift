@@ -249,7 +249,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
             preconditionFailure("Internal inconsistency: the start loop ran without being the starter")
         }
         if let inner = running.starting.take() {
-            switch inner.subscription.endWatch() {
+            switch inner.endWatch() {
             case .active:
                 running.inners[inner.id] = inner.subscription
             case .completed:

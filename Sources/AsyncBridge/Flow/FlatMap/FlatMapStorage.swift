@@ -236,6 +236,13 @@ final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendab
         storage = nil  // not the last reference: the starter calling this holds the storage
     }
 
+    /// ``FlowSubscription/endWatch()`` of its subscription, which this object keeps alive
+    /// (so the call retains nothing).
+    @inlinable
+    func endWatch() -> FlowSubscription.Watch {
+        subscription.endWatch()
+    }
+
     /// About to be subscribed, by the starter: its callbacks go to `storage`.
     @inlinable
     func attach(to storage: FlatMapStorage<Element, NewElement, Failure>) {
