@@ -138,26 +138,32 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
         start.transform(start.value).run(FlowSubscriber(
             subscription: inner.subscription,
             receive: { inner.receive($0) },
-            completeMarkingSubscription: { inner.complete($0) }  // innerCompleted marks it
+            completeMarkingSubscription: { inner.complete($0) }  // which marks it
         ))
     }
 
+    /// Inner `id`, which its starter registered as running, finished.
     @inlinable
-    func innerCompleted(_ id: UInt64, _ subscription: FlowSubscription, _ completion: FlowCompletion<Failure>) {
-        // Release the inner source's cancel actions: it ended on its own.
-        let isBeingStarted = subscription.complete()
-        switch completion {
-        case .finished:
-            // The starter, still in this inner's subscribe, finds the subscription completed.
-            if isBeingStarted { return }
-            switch machine.withLock({ $0.innerFinished(id) }) {
-            case .none: break
-            case .start(let start): startInners(start)
-            case .finish(let teardown): finish(teardown)
-            }
-        case .failure(let error):
-            if let teardown = machine.withLock({ $0.innerFailed(id) }) { fail(teardown, error) }
+    func innerFinished(_ id: UInt64) {
+        switch machine.withLock({ $0.innerFinished(id) }) {
+        case .none: break
+        case .start(let start): startInners(start)
+        case .finish(let teardown): finish(teardown)
         }
+    }
+
+    /// Inner `id` failed.
+    @inlinable
+    func innerFailed(_ id: UInt64, _ subscription: FlowSubscription, _ error: Failure) {
+        // Marks the subscription completed (releasing the source's cancel actions once
+        // unlocked) under the machine's lock, under which the starter looks at it: so the
+        // starter cannot find it completed, take the failed inner for one that finished, and
+        // let the result finish.
+        let (released, teardown) = machine.withLock { machine in
+            (subscription.completeKeepingActions(), machine.innerFailed(id))
+        }
+        _ = released
+        if let teardown { fail(teardown, error) }
     }
 
     /// Downstream cancelled, or asked for no more values.
@@ -225,7 +231,19 @@ final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendab
 
     @inlinable
     func complete(_ completion: FlowCompletion<Failure>) {
-        storageRef?._withUnsafeGuaranteedRef { $0.innerCompleted(id, subscription, completion) }
+        guard let storageRef else { return }
+        switch completion {
+        case .finished:
+            // Releases the source's cancel actions: it ended on its own. A starter still in
+            // this inner's subscribe finds the subscription completed, and may park this inner
+            // and let the storage go as soon as it is marked: nothing here touches the storage
+            // then. An inner not being started stays registered, and keeps its storage.
+            if subscription.complete() { return }
+            storageRef._withUnsafeGuaranteedRef { $0.innerFinished(id) }
+        case .failure(let error):
+            // Not parked meanwhile: the storage marks the subscription under the machine's lock.
+            storageRef._withUnsafeGuaranteedRef { $0.innerFailed(id, subscription, error) }
+        }
     }
 
     /// Its inner finished during its subscribe, and its subscription is active again: waits
