@@ -101,6 +101,17 @@ struct FlowSubscription: Sendable {
         return watched
     }
 
+    /// ``complete()`` under a lock of the caller's: hands back the actions for the caller to
+    /// release once it has unlocked.
+    @inlinable
+    func completeKeepingActions() -> [CancelAction] {
+        state.withLock { state in
+            guard case .active(let actions, let watched) = state else { return [] }
+            state = .completed(whileWatched: watched)
+            return actions
+        }
+    }
+
     /// The owner stops watching: a subscription that completed meanwhile becomes active and
     /// watched again, with no actions, for the owner to reuse for another upstream (a flatMap
     /// inner that completed during its subscribe); an active one stays active, unwatched.

@@ -28,6 +28,8 @@ final class SerialDrain<Event>: @unchecked Sendable {
         /// `nil` once closed: the receiver, and all it captured, is released then.
         @usableFromInline var receiver: Receiver?
         @usableFromInline var delivering = false
+        /// Raised by the owner, never lowered; reported by ``submitReportingFlag(_:raisingFlag:)``.
+        @usableFromInline var flagged = false
         @usableFromInline var queue: [Event] = []
         @usableFromInline var head = 0
 
@@ -52,24 +54,54 @@ final class SerialDrain<Event>: @unchecked Sendable {
     @inlinable
     @discardableResult
     func submit(_ event: Event) -> Bool {
-        let (receiver, isOpenNow) = state.withLock { state -> (Receiver?, Bool) in
-            guard let receiver = state.receiver else { return (nil, false) }
+        submitReportingFlag(event) != .closed
+    }
+
+    /// What ``submitReportingFlag(_:raisingFlag:)`` found when it last looked at the drain.
+    @usableFromInline
+    enum Submitted {
+        case closed
+        case open
+        /// Open, and the owner has raised the flag.
+        case flagged
+    }
+
+    /// Raises the flag, which later submissions report: for an owner that needs a submitter
+    /// to look at something else too, but only once that has become possible (flatMap raises it
+    /// before it first cancels an inner, and only then do inners ask whether they were
+    /// cancelled).
+    @inlinable
+    func raiseFlag() {
+        state.withLock { $0.flagged = true }
+    }
+
+    /// ``submit(_:)``, reporting also whether the flag is raised: as it was when this call
+    /// last took the lock (after its own deliveries, if it delivered). With `raisingFlag`,
+    /// raises the flag first, under the same lock as the submission.
+    @inlinable
+    @discardableResult
+    func submitReportingFlag(_ event: Event, raisingFlag: Bool = false) -> Submitted {
+        let (receiver, found) = state.withLock { state -> (Receiver?, Submitted) in
+            guard let receiver = state.receiver else { return (nil, .closed) }
+            if raisingFlag { state.flagged = true }
             if state.delivering {
                 state.queue.append(event)
-                return (nil, true)
+                return (nil, state.flagged ? .flagged : .open)
             }
             state.delivering = true
-            return (receiver, true)
+            return (receiver, .open)
         }
-        guard let deliver = receiver?.deliver else { return isOpenNow }
+        guard let deliver = receiver?.deliver else { return found }
         deliver(self, event)
-        var isOpen = true
+        var submitted = Submitted.open
         while let next = state.withLock({ state -> Event? in
             guard state.receiver != nil, state.head < state.queue.count else {
-                isOpen = state.receiver != nil
+                submitted = state.receiver == nil ? .closed : state.flagged ? .flagged : .open
                 state.delivering = false
-                state.queue.removeAll(keepingCapacity: true)
-                state.head = 0
+                if state.head != 0 {  // else the queue is empty already: nothing to reset
+                    state.queue.removeAll(keepingCapacity: true)
+                    state.head = 0
+                }
                 return nil
             }
             defer { state.head += 1 }
@@ -77,7 +109,7 @@ final class SerialDrain<Event>: @unchecked Sendable {
         }) {
             deliver(self, next)
         }
-        return isOpen
+        return submitted
     }
 
     /// Drops queued events and every later submission, and releases the receiver (after a

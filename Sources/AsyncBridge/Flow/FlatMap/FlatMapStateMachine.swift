@@ -249,7 +249,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
             preconditionFailure("Internal inconsistency: the start loop ran without being the starter")
         }
         if let inner = running.starting.take() {
-            switch inner.subscription.endWatch() {
+            switch inner.endWatch() {
             case .active:
                 running.inners[inner.id] = inner.subscription
             case .completed:
@@ -259,7 +259,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
                 break  // cancelled (by its own source's operators): no longer counts
             }
         }  // else replaced during its subscribe (`latest`)
-        if case .merge(let maxConcurrent) = strategy, running.inners.count < maxConcurrent,
+        if !running.queue.isEmpty, case .merge(let maxConcurrent) = strategy, running.inners.count < maxConcurrent,
             let value = running.queue.popFirst()
         {
             return .start(running.start(value))

@@ -87,7 +87,8 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
             return .more
         case .start(let start, let replacing):
             if let replacing {
-                drain.submit(.switched(to: start.inner.id))
+                // Raises the drain's flag first: inners ask whether they were cancelled.
+                drain.submitReportingFlag(.switched(to: start.inner.id), raisingFlag: true)
                 replacing.cancel()
             }
             return startInners(start)
@@ -111,13 +112,13 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
     /// `.stop` if the subscription ended meanwhile, so a synchronous outer source stops.
     @inlinable
     @discardableResult
-    func startInners(_ first: consuming Machine.Start) -> FlowDemand {
-        var start = first
+    func startInners(_ first: borrowing Machine.Start) -> FlowDemand {
+        // `first` borrowed: the caller's copy is the only one (no retain and release here).
+        subscribe(first)
         while true {
-            subscribe(start)
             switch machine.withLock({ $0.startLoopContinues() }) {
             case .start(let next):
-                start = next
+                subscribe(next)
             case .idle:
                 return .more
             case .finish(let teardown):
@@ -133,30 +134,36 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
     @inlinable
     func subscribe(_ start: borrowing Machine.Start) {
         let inner = start.inner
-        inner.storage = self
+        inner.attach(to: self)
         start.transform(start.value).run(FlowSubscriber(
             subscription: inner.subscription,
             receive: { inner.receive($0) },
-            completeMarkingSubscription: { inner.complete($0) }  // innerCompleted marks it
+            completeMarkingSubscription: { inner.complete($0) }  // which marks it
         ))
     }
 
+    /// Inner `id`, which its starter registered as running, finished.
     @inlinable
-    func innerCompleted(_ id: UInt64, _ subscription: FlowSubscription, _ completion: FlowCompletion<Failure>) {
-        // Release the inner source's cancel actions: it ended on its own.
-        let isBeingStarted = subscription.complete()
-        switch completion {
-        case .finished:
-            // The starter, still in this inner's subscribe, finds the subscription completed.
-            if isBeingStarted { return }
-            switch machine.withLock({ $0.innerFinished(id) }) {
-            case .none: break
-            case .start(let start): startInners(start)
-            case .finish(let teardown): finish(teardown)
-            }
-        case .failure(let error):
-            if let teardown = machine.withLock({ $0.innerFailed(id) }) { fail(teardown, error) }
+    func innerFinished(_ id: UInt64) {
+        switch machine.withLock({ $0.innerFinished(id) }) {
+        case .none: break
+        case .start(let start): startInners(start)
+        case .finish(let teardown): finish(teardown)
         }
+    }
+
+    /// Inner `id` failed.
+    @inlinable
+    func innerFailed(_ id: UInt64, _ subscription: FlowSubscription, _ error: Failure) {
+        // Marks the subscription completed (releasing the source's cancel actions once
+        // unlocked) under the machine's lock, under which the starter looks at it: so the
+        // starter cannot find it completed, take the failed inner for one that finished, and
+        // let the result finish.
+        let (released, teardown) = machine.withLock { machine in
+            (subscription.completeKeepingActions(), machine.innerFailed(id))
+        }
+        _ = released
+        if let teardown { fail(teardown, error) }
     }
 
     /// Downstream cancelled, or asked for no more values.
@@ -175,6 +182,7 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
 
     @inlinable
     func fail(_ teardown: Machine.Teardown, _ error: Failure) {
+        drain.raiseFlag()  // inners ask whether they were cancelled from now on
         teardown.cancelSubscriptions()
         drain.submit(.completion(.failure(error)))
     }
@@ -190,8 +198,14 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
 /// lock and `storage` in the starter's subscribe, only while no inner uses this object.
 @usableFromInline
 final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendable {
+    /// Keeps the storage alive while this inner runs; `nil` while parked.
     @exclusivity(unchecked)
     @usableFromInline var storage: FlatMapStorage<Element, NewElement, Failure>?
+    /// `storage`, for the callbacks, which use it without retaining it: `storage` keeps it
+    /// alive for as long as the inner's source may call them (both change together, in
+    /// ``attach(to:)`` and ``park()``, only while no source calls them).
+    @exclusivity(unchecked)
+    @usableFromInline var storageRef: Unmanaged<FlatMapStorage<Element, NewElement, Failure>>?
     @exclusivity(unchecked)
     @usableFromInline var id: UInt64 = 0
     @usableFromInline let subscription: FlowSubscription
@@ -203,20 +217,55 @@ final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendab
 
     @inlinable
     func receive(_ value: NewElement) -> FlowDemand {
-        guard let storage, storage.drain.submit(.value(value, inner: id)) else { return .stop }
-        return subscription.isCancelled ? .stop : .more
+        guard let storageRef else { return .stop }
+        // Only the storage cancels an inner's subscription: when downstream cancels (which
+        // closes the drain first), when the result fails or when `flatMapLatest` switches
+        // (which raise the drain's flag first). Until then, no lock of the subscription's own.
+        let submitted = storageRef._withUnsafeGuaranteedRef { $0.drain.submitReportingFlag(.value(value, inner: id)) }
+        switch submitted {
+        case .closed: return .stop
+        case .open: return .more
+        case .flagged: return subscription.isCancelled ? .stop : .more
+        }
     }
 
     @inlinable
     func complete(_ completion: FlowCompletion<Failure>) {
-        storage?.innerCompleted(id, subscription, completion)
+        guard let storageRef else { return }
+        switch completion {
+        case .finished:
+            // Releases the source's cancel actions: it ended on its own. A starter still in
+            // this inner's subscribe finds the subscription completed, and may park this inner
+            // and let the storage go as soon as it is marked: nothing here touches the storage
+            // then. An inner not being started stays registered, and keeps its storage.
+            if subscription.complete() { return }
+            storageRef._withUnsafeGuaranteedRef { $0.innerFinished(id) }
+        case .failure(let error):
+            // Not parked meanwhile: the storage marks the subscription under the machine's lock.
+            storageRef._withUnsafeGuaranteedRef { $0.innerFailed(id, subscription, error) }
+        }
     }
 
     /// Its inner finished during its subscribe, and its subscription is active again: waits
     /// for the next inner. Under the machine's lock.
     @inlinable
     func park() {
+        storageRef = nil
         storage = nil  // not the last reference: the starter calling this holds the storage
+    }
+
+    /// ``FlowSubscription/endWatch()`` of its subscription, which this object keeps alive
+    /// (so the call retains nothing).
+    @inlinable
+    func endWatch() -> FlowSubscription.Watch {
+        subscription.endWatch()
+    }
+
+    /// About to be subscribed, by the starter: its callbacks go to `storage`.
+    @inlinable
+    func attach(to storage: FlatMapStorage<Element, NewElement, Failure>) {
+        storageRef = Unmanaged.passUnretained(storage)
+        self.storage = storage
     }
 }
 

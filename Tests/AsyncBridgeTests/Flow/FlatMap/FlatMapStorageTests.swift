@@ -260,3 +260,83 @@ struct FlatMapStorageTests {
         #expect((0..<4).map { inners.cancels("\($0)") } == [1, 1, 1, 1])
     }
 }
+
+/// An inner cancelled by the result's failure while it emits synchronously, and while another
+/// thread delivers (so the drain stays open and its values only queue): it learns from the
+/// value it submits next that it was cancelled, and its source stops.
+@Suite("Flow: the flatMap family's shared storage, inners cancelled while another thread delivers", .timeLimit(.minutes(1)))
+struct FlatMapCancelledInnerTests {
+    /// `0..<count`, calling `onPull` with each index before handing it out.
+    struct PullingSequence: Sequence, Sendable {
+        let count: Int
+        let onPull: @Sendable (Int) -> Void
+
+        func makeIterator() -> AnyIterator<Int> {
+            var next = 0
+            return AnyIterator {
+                guard next < count else { return nil }
+                onPull(next)
+                defer { next += 1 }
+                return next
+            }
+        }
+    }
+
+    /// Waits for `semaphore` on a thread of its own.
+    static func wait(_ semaphore: DispatchSemaphore) async {
+        await withCheckedContinuation { done in
+            DispatchQueue(label: "FlatMapCancelledInnerTests.wait").async {
+                semaphore.wait()
+                done.resume()
+            }
+        }
+    }
+
+    @Test(arguments: [FlatMapVariant.flatMap, .flatMapWithIndex, .flatMapWeak, .flatMapWithIndexWeak])
+    func aSynchronousInnerCancelledByAnotherInnersFailureStopsAtItsNextValue(_ variant: FlatMapVariant) async {
+        let outer = ManualOuterFlow<String, TestError>()
+        let inners = ManualInnerFlows<String, TestError>()
+        let handlerEntered = DispatchSemaphore(value: 0)
+        let releaseHandler = DispatchSemaphore(value: 0)
+        let secondPulled = DispatchSemaphore(value: 0)
+        let failed = DispatchSemaphore(value: 0)
+        let starterDone = DispatchSemaphore(value: 0)
+        let completed = DispatchSemaphore(value: 0)
+        let pulled = AtomicCounter()
+        let gated = PullingSequence(count: 1_000) { index in
+            pulled.increment()
+            if index == 1 {
+                secondPulled.signal()
+                failed.wait()
+            }
+        }
+        let events = Box<[FlowEvent<String, TestError>]>([])
+        variant.apply(outer.flow) { key in
+            key == "a" ? Flow.sequence(gated).map { "a\($0)" } : inners.flow(key)
+        }.subscribe { event in
+            events.value.append(event)
+            if event == .value("b1") {
+                handlerEntered.signal()
+                releaseHandler.wait()
+            }
+            if case .failure = event { completed.signal() }
+        }
+        outer.send("b")
+        outer.send("c")
+        DispatchQueue(label: "deliverer").async { inners.send("b", "b1") }
+        await Self.wait(handlerEntered)  // that thread delivers, and holds the drain
+        DispatchQueue(label: "starter").async {
+            outer.send("a")  // "a0" queues; then the sequence waits at index 1
+            starterDone.signal()
+        }
+        await Self.wait(secondPulled)
+        inners.fail("c", TestError(code: 1))  // cancels "a"; the failure queues
+        failed.signal()
+        await Self.wait(starterDone)
+        #expect(pulled.value == 2, "the cancelled inner's source stops after the value it submitted next")
+        releaseHandler.signal()
+        await Self.wait(completed)
+        #expect(events.value == [.value("b1"), .value("a0"), .failure(TestError(code: 1))])
+        #expect(outer.cancels == 1)
+    }
+}

@@ -112,4 +112,23 @@ struct FlatMapSynchronousInnerTests {
         #expect(recorder.events == [.value("j1"), .value("j2"), .finished])
         #expect(inners.maxActive == 2)
     }
+
+    /// An inner that fails on another thread while its subscribe returns: whichever comes
+    /// first, the starter looking at the inner or the failure, the result fails (the starter
+    /// must not take the failed inner for one that finished, and finish the result).
+    @Test(arguments: [FlatMapVariant.flatMap, .concatMap, .flatMapLatest, .flatMapFirst])
+    func anInnerFailingOnAnotherThreadAsItsSubscribeReturnsFailsTheResult(_ variant: FlatMapVariant) async {
+        let failer = DispatchQueue(label: "FlatMapSynchronousInnerTests.failer")
+        for round in 0..<2_000 {
+            let recorder = FlowRecorder(variant.apply(Flow<Int, TestError>.just(round)) { value in
+                Flow<String, TestError>.create { emitter in
+                    failer.async { emitter.fail(TestError(code: value)) }
+                    return {}
+                }
+            })
+            await recorder.waitForCompletion()
+            #expect(recorder.events == [.failure(TestError(code: round))], "round \(round)")
+            if recorder.events != [.failure(TestError(code: round))] { return }
+        }
+    }
 }
