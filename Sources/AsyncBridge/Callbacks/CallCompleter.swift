@@ -1,13 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Bionic)
-import Bionic
-#endif
-
 // The completion side of one `withCompletion` call.
 //
 // A `withCompletion` call has one consumer, its caller, and most completion blocks of that
@@ -184,7 +174,7 @@ extension CallCompleterState {
 /// element (the layout of ``LockBuffer``, with a deinitialiser of its own).
 @usableFromInline
 final class CallCompleterBuffer<Success: Sendable, Failure: Error>:
-    ManagedBuffer<CallCompleterState<Success, Failure>, pthread_mutex_t>
+    ManagedBuffer<CallCompleterState<Success, Failure>, PlatformMutex>
 {
     @usableFromInline typealias State = CallCompleterState<Success, Failure>
 
@@ -198,8 +188,9 @@ final class CallCompleterBuffer<Success: Sendable, Failure: Error>:
     @inlinable
     func withLock<Result>(_ body: (inout State) -> Result) -> Result {
         withUnsafeMutablePointers { state, mutex in
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
+            let lock = LockMutex(mutex)
+            lock.lock()
+            defer { lock.unlock() }
             return body(&state.pointee)
         }
     }
@@ -208,7 +199,7 @@ final class CallCompleterBuffer<Success: Sendable, Failure: Error>:
     deinit {
         let wasCalled = withLock { $0.called }
         if !wasCalled { completionNeverCalled() }
-        _ = withUnsafeMutablePointerToElements { pthread_mutex_destroy($0) }
+        withUnsafeMutablePointerToElements { destroyMutex($0) }
     }
 
     /// The completion was released without being called: the caller, waiting on the future,

@@ -105,15 +105,26 @@ final class LockBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
 
     @inlinable
     deinit {
-        _ = withUnsafeMutablePointerToElements { mutex in pthread_mutex_destroy(mutex) }
+        withUnsafeMutablePointerToElements { destroyMutex($0) }
     }
 }
 
+/// The mutex of a ``LockBuffer``, for another buffer with the same layout (the state as the
+/// header, the mutex as the single element), which keeps the platform's calls in this file.
+@usableFromInline
+typealias PlatformMutex = pthread_mutex_t
+
 /// Initialises the mutex of a ``LockBuffer`` or of another buffer with the same layout.
 @inlinable
-func initializeMutex(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
+func initializeMutex(_ mutex: UnsafeMutablePointer<PlatformMutex>) {
     let status = pthread_mutex_init(mutex, nil)
     precondition(status == 0, "pthread_mutex_init failed: \(status)")
+}
+
+/// Destroys a mutex made by ``initializeMutex(_:)``.
+@inlinable
+func destroyMutex(_ mutex: UnsafeMutablePointer<PlatformMutex>) {
+    pthread_mutex_destroy(mutex)
 }
 
 /// The package's lock, exposed to `AsyncBridgeTesting` as SPI so the test helpers share it.
