@@ -55,8 +55,6 @@ struct CallCompleterState<Success: Sendable, Failure: Error> {
 /// and still be captured by a completion block as a single reference, with no box.
 @usableFromInline
 struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
-    @usableFromInline typealias State = CallCompleterState<Success, Failure>
-
     @usableFromInline let buffer: CallCompleterBuffer<Success, Failure>
 
     @inlinable
