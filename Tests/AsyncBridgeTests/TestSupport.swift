@@ -1,5 +1,6 @@
 @_spi(AsyncBridgeInternals) import AsyncBridge
 import AsyncBridgeTesting
+import Dispatch
 
 /// A failure type for tests.
 struct TestError: Error, Equatable {
@@ -26,6 +27,16 @@ final class Box<Value: Sendable>: Sendable {
         stored.withLock { value in
             defer { value = nil }
             return value
+        }
+    }
+}
+
+/// Waits for `semaphore` on a thread of its own, leaving the test's task free.
+func wait(for semaphore: DispatchSemaphore) async {
+    await withCheckedContinuation { done in
+        DispatchQueue(label: "wait(for:)").async {
+            semaphore.wait()
+            done.resume()
         }
     }
 }

@@ -11,10 +11,11 @@
 /// ```
 @usableFromInline
 final class SerialDrain<Event>: @unchecked Sendable {
-    /// The receiver, in a struct so that handing it out of the generic `withLock` costs no
-    /// reabstraction thunk (an allocation per event).
+    /// The receiver, in an object of its own: the deliverer calls it without retaining it,
+    /// because ``close()`` leaves it to the deliverer to release (one retain and release per
+    /// event saved, each an atomic operation).
     @usableFromInline
-    struct Receiver {
+    final class Receiver {
         @usableFromInline let deliver: (SerialDrain, Event) -> Void
 
         @inlinable
@@ -25,8 +26,9 @@ final class SerialDrain<Event>: @unchecked Sendable {
 
     @usableFromInline
     struct State {
-        /// `nil` once closed: the receiver, and all it captured, is released then.
+        /// Released once closed: by ``close()``, or by the deliverer if one is delivering then.
         @usableFromInline var receiver: Receiver?
+        @usableFromInline var closed = false
         @usableFromInline var delivering = false
         /// Raised by the owner, never lowered; reported by ``submitReportingFlag(_:raisingFlag:)``.
         @usableFromInline var flagged = false
@@ -36,6 +38,12 @@ final class SerialDrain<Event>: @unchecked Sendable {
         @inlinable
         init(deliver: @escaping (SerialDrain, Event) -> Void) {
             self.receiver = Receiver(deliver)
+        }
+
+        /// What a submission reports, once it has looked at the drain.
+        @inlinable
+        var submitted: Submitted {
+            closed ? .closed : flagged ? .flagged : .open
         }
     }
 
@@ -81,23 +89,26 @@ final class SerialDrain<Event>: @unchecked Sendable {
     @inlinable
     @discardableResult
     func submitReportingFlag(_ event: Event, raisingFlag: Bool = false) -> Submitted {
-        let (receiver, found) = state.withLock { state -> (Receiver?, Submitted) in
-            guard let receiver = state.receiver else { return (nil, .closed) }
+        let (receiver, found) = state.withLock { state -> (Unmanaged<Receiver>?, Submitted) in
+            guard !state.closed, let receiver = state.receiver else { return (nil, .closed) }
             if raisingFlag { state.flagged = true }
             if state.delivering {
                 state.queue.append(event)
-                return (nil, state.flagged ? .flagged : .open)
+                return (nil, state.submitted)
             }
             state.delivering = true
-            return (receiver, .open)
+            // Not retained: while `delivering` is set, only this thread releases it.
+            return (Unmanaged.passUnretained(receiver), .open)
         }
-        guard let deliver = receiver?.deliver else { return found }
-        deliver(self, event)
+        guard let receiver else { return found }
+        receiver._withUnsafeGuaranteedRef { $0.deliver(self, event) }
         var submitted = Submitted.open
+        var released: Receiver?
         while let next = state.withLock({ state -> Event? in
-            guard state.receiver != nil, state.head < state.queue.count else {
-                submitted = state.receiver == nil ? .closed : state.flagged ? .flagged : .open
+            guard !state.closed, state.head < state.queue.count else {
+                submitted = state.submitted
                 state.delivering = false
+                if state.closed { released = state.receiver.take() }  // closed while delivering
                 if state.head != 0 {  // else the queue is empty already: nothing to reset
                     state.queue.removeAll(keepingCapacity: true)
                     state.head = 0
@@ -107,23 +118,24 @@ final class SerialDrain<Event>: @unchecked Sendable {
             defer { state.head += 1 }
             return state.queue[state.head]
         }) {
-            deliver(self, next)
+            receiver._withUnsafeGuaranteedRef { $0.deliver(self, next) }
         }
+        _ = released  // released outside the lock
         return submitted
     }
 
     /// Drops queued events and every later submission, and releases the receiver (after a
-    /// completion or a cancellation). An event being delivered on another thread at this
-    /// moment still arrives.
+    /// completion or a cancellation): at once, or when the thread delivering at this moment has
+    /// finished its event, which still arrives.
     @inlinable
     func close() {
         let released = state.withLock { state -> (Receiver?, [Event]) in
             defer {
-                state.receiver = nil
+                state.closed = true
                 state.queue = []
                 state.head = 0
             }
-            return (state.receiver, state.queue)
+            return (state.delivering ? nil : state.receiver.take(), state.queue)
         }
         _ = released  // released outside the lock
     }

@@ -41,6 +41,35 @@ struct FlowCreateTests {
         #expect(cancels.value == 1)
     }
 
+    @Test func cancellingDuringADeliveryOnAnotherThreadReleasesTheSubscriberOnceItReturns() async {
+        let emitter = Box<FlowEmitter<Int, Never>?>(nil)
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let sent = DispatchSemaphore(value: 0)
+        weak var handlerCapture: Tracked?
+        let token: CancellationToken
+        do {
+            let forHandler = Tracked()
+            handlerCapture = forHandler
+            token = Flow<Int, Never>.create { emitter.value = $0 }.subscribe(onValue: { _ in
+                _ = forHandler
+                entered.signal()
+                proceed.wait()
+            })
+        }
+        DispatchQueue(label: "sender").async {
+            emitter.value?.send(1)
+            sent.signal()
+        }
+        await wait(for: entered)
+        token.cancel()
+        #expect(handlerCapture != nil, "released under the running handler")
+        proceed.signal()
+        await wait(for: sent)
+        #expect(handlerCapture == nil, "kept after the delivery returned")
+        emitter.value?.send(2)  // ignored: nothing to deliver to
+    }
+
     @Test func theCancelActionNeverRunsAfterCompletion() {
         let cancels = AtomicCounter()
         let recorder = FlowRecorder(Flow<Int, Never>.create { emitter in

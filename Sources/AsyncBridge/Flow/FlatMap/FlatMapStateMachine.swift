@@ -33,9 +33,14 @@ enum FlatMapStrategy: Sendable {
 ///
 /// The inner being started is tracked apart from the others (``Running/starting``): most
 /// inners (`.just`, `.empty`, `.sequence`) complete inside their own subscribe, and those never
-/// enter the `inners` dictionary, and leave their ``FlatMapInner`` (with its subscription) to
-/// the next inner (``Running/spare``). Only an inner still running when its subscribe returns
-/// is registered in `inners`, and its ``FlatMapInner`` stays its own.
+/// enter the `inners` dictionary, and leave their ``FlatMapInner`` (with its subscription and
+/// subscriber) to the next inner (``Running/spare``). Only an inner still running when its
+/// subscribe returns is registered in `inners`, and its ``FlatMapInner`` stays its own.
+///
+/// The starter's path retains nothing per inner (each retain and release is an atomic
+/// operation, and they dominated an inner's cost): the ``Start`` owns the inner, which the
+/// machine only points to while the starter holds it, and points to the transform, which the
+/// machine keeps for the starter even past termination (see ``teardown()``).
 @usableFromInline
 struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     @usableFromInline
@@ -45,18 +50,24 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     typealias Inner = FlatMapInner<Element, NewElement, Failure>
 
     /// An inner to start: the storage calls `transform(value)` and subscribes the result
-    /// through `inner` (a reused receiving end, or a new one), outside the lock. The inner's
-    /// subscription is registered (as ``Running/starting``) before it is handed out, so a
-    /// cancellation racing the subscribe still reaches it.
+    /// through `inner` (a reused receiving end, or a new one), outside the lock, then hands
+    /// `inner` back to ``startLoopContinues(_:)``. The inner is registered (as
+    /// ``Running/starting``) before it is handed out, so a cancellation racing the subscribe
+    /// still reaches it.
     @usableFromInline
     struct Start {
-        @usableFromInline let inner: Inner
+        /// Owned by the starter until it hands it back.
+        @usableFromInline var inner: Inner?
+        /// The inner's id.
+        @usableFromInline let id: UInt64
         @usableFromInline let value: Element
-        @usableFromInline let transform: Transform
+        /// Not retained: the machine keeps it until the starter has handed `inner` back.
+        @usableFromInline let transform: Unmanaged<FlatMapTransform<Element, NewElement, Failure>>
 
         @inlinable
-        init(inner: Inner, value: Element, transform: @escaping Transform) {
+        init(inner: Inner, id: UInt64, value: Element, transform: Unmanaged<FlatMapTransform<Element, NewElement, Failure>>) {
             self.inner = inner
+            self.id = id
             self.value = value
             self.transform = transform
         }
@@ -65,8 +76,9 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     /// What a running subscription holds.
     @usableFromInline
     struct Running {
-        /// The user's closure; `nil` once handed out in a ``Teardown``.
-        @usableFromInline var transform: Transform?
+        /// The user's closure; `nil` once handed out in a ``Teardown``, or to the starter
+        /// leaving the loop (``startLoopContinues(_:)``) if one was starting then.
+        @usableFromInline var transform: FlatMapTransform<Element, NewElement, Failure>?
         @usableFromInline let outer: FlowSubscription
         /// The outer flow finished; the result finishes once `inners` and `queue` are empty.
         @usableFromInline var outerFinished = false
@@ -76,7 +88,10 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         /// The inner being subscribed by the starter, which is not in `inners`. Its subscription
         /// is watched, so finishing during its subscribe costs no trip through the machine: the
         /// starter finds the subscription completed (``FlowSubscription/endWatch()``).
-        @usableFromInline var starting: Inner?
+        ///
+        /// Not retained: the starter owns it until ``startLoopContinues(_:)``, which clears
+        /// this. Used only under the lock, while it is set.
+        @usableFromInline var starting: Unmanaged<Inner>?
         /// The receiving end of an inner that finished during its subscribe, parked (holding
         /// no storage) for the next inner.
         @usableFromInline var spare: Inner?
@@ -87,7 +102,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         @usableFromInline var lastID: UInt64 = 0
 
         @inlinable
-        init(transform: Transform?, outer: FlowSubscription) {
+        init(transform: FlatMapTransform<Element, NewElement, Failure>?, outer: FlowSubscription) {
             self.transform = transform
             self.outer = outer
         }
@@ -95,15 +110,22 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         /// Registers a new inner for `value` and makes the caller the starter.
         @inlinable
         mutating func start(_ value: Element) -> Start {
-            guard let transform else {
+            // Not bound to a local: that would retain it, and release it again at the end.
+            guard transform != nil else {
                 preconditionFailure("Internal inconsistency: starting an inner after termination")
             }
             lastID += 1
-            let inner = spare.take() ?? Inner(subscription: FlowSubscription(watched: true))
+            let inner = spare.take() ?? Inner()
             inner.id = lastID
-            starting = inner
+            starting = Unmanaged.passUnretained(inner)
             isStarting = true
-            return Start(inner: inner, value: value, transform: transform)
+            return Start(inner: inner, id: lastID, value: value, transform: Unmanaged.passUnretained(transform!))
+        }
+
+        /// The id of ``starting``, if an inner is being started.
+        @inlinable
+        var startingID: UInt64? {
+            starting?._withUnsafeGuaranteedRef { $0.id }
         }
 
         /// How many inners run, counting the one being subscribed.
@@ -120,22 +142,27 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     }
 
     /// The end of a subscription. Dropping it, which the storage does after unlocking, releases
-    /// the transform and any queued values; ``cancelSubscriptions()`` cancels the outer and the
-    /// inners still running (a no-op for subscriptions that completed).
+    /// the transform (unless a starter is calling it) and any queued values;
+    /// ``cancelSubscriptions()`` cancels the outer and the inners still running (a no-op for
+    /// subscriptions that completed).
     @usableFromInline
     struct Teardown {
+        /// Its ``Running/starting`` cleared: that inner may be gone once the lock is released.
         @usableFromInline let released: Running
+        /// The subscription of the inner being started, if any.
+        @usableFromInline let starting: FlowSubscription?
 
         @inlinable
-        init(_ released: Running) {
+        init(_ released: Running, starting: FlowSubscription?) {
             self.released = released
+            self.starting = starting
         }
 
         /// Cancels the outer subscription first (no more values), then every inner.
         @inlinable
         func cancelSubscriptions() {
             released.outer.cancel()
-            released.starting?.subscription.cancel()
+            starting?.cancel()
             for inner in released.inners.values { inner.cancel() }
         }
     }
@@ -167,8 +194,9 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         case idle
         /// Leave the loop and finish downstream.
         case finish(Teardown)
-        /// Leave the loop: the subscription ended meanwhile (failed or cancelled).
-        case ended
+        /// Leave the loop: the subscription ended meanwhile (failed or cancelled). Release the
+        /// transform, kept for the starter, once unlocked.
+        case ended(FlatMapTransform<Element, NewElement, Failure>?)
     }
 
     @usableFromInline
@@ -190,16 +218,21 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     @inlinable
     init(strategy: FlatMapStrategy, transform: @escaping Transform, outer: FlowSubscription) {
         self.strategy = strategy
-        self.running = Running(transform: transform, outer: outer)
+        self.running = Running(transform: FlatMapTransform(transform), outer: outer)
     }
 
-    /// Moves to `.terminated` and hands out the resources, leaving an empty ``Running``.
+    /// Moves to `.terminated` and hands out the resources, leaving an empty ``Running``: empty
+    /// but for the transform if a starter may be calling it (the starter takes it when it leaves
+    /// the loop).
     @inlinable
     mutating func teardown() -> Teardown {
         state = .terminated
         var released = Running(transform: nil, outer: running.outer)
         swap(&released, &running)
-        return Teardown(released)
+        if released.isStarting { swap(&released.transform, &running.transform) }
+        let starting = released.starting?._withUnsafeGuaranteedRef { $0.subscription }
+        released.starting = nil
+        return Teardown(released, starting: starting)
     }
 
     /// The outer flow sent a value.
@@ -222,14 +255,13 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
                 action = .none
             }
         case .latest:
-            if running.innerCount > 1 {
+            // Outer values come one at a time, and only they start inners here: so the starter
+            // of the previous one has left.
+            if running.isStarting || running.inners.count > 1 {
                 preconditionFailure("Internal inconsistency: flatMapLatest has \(running.innerCount) inners")
             }
-            var previous = running.inners.first?.value
+            let previous = running.inners.first?.value
             running.inners.removeAll(keepingCapacity: true)
-            if let starting = running.starting.take() {
-                previous = starting.subscription  // replaced during its own subscribe (re-entrantly)
-            }
             action = .start(running.start(value), replacing: previous)
         case .first:
             action = running.innerCount == 0 ? .start(running.start(value), replacing: nil) : .none
@@ -237,28 +269,32 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         return action
     }
 
-    /// The starter subscribed an inner: the next one to start, if a value waits and a slot is
-    /// free; otherwise the starter leaves the loop.
+    /// The starter subscribed `started` (and hands it back): the next one to start, if a value
+    /// waits and a slot is free; otherwise the starter leaves the loop.
     ///
     /// An inner that is still running joins `inners`; one that finished leaves its receiving
-    /// end to the next, once its subscription is active again.
+    /// end to the next, once its subscription is active again. One that may still call back
+    /// keeps the storage alive from now on.
     @inlinable
-    mutating func startLoopContinues() -> StartLoopAction {
-        guard case .running = state else { return .ended }
+    mutating func startLoopContinues(_ started: inout Inner?) -> StartLoopAction {
+        // `started` stays with the starter, to be released unlocked, unless it is kept here.
+        guard let watch = started?.endWatch() else {
+            preconditionFailure("Internal inconsistency: the start loop continued without its inner")
+        }
+        if watch != .completed { started?.keepStorage() }
+        guard case .running = state else { return .ended(running.transform.take()) }
         if !running.isStarting {
             preconditionFailure("Internal inconsistency: the start loop ran without being the starter")
         }
-        if let inner = running.starting.take() {
-            switch inner.endWatch() {
-            case .active:
-                running.inners[inner.id] = inner.subscription
-            case .completed:
-                inner.park()
-                running.spare = inner
-            case .ended:
-                break  // cancelled (by its own source's operators): no longer counts
-            }
-        }  // else replaced during its subscribe (`latest`)
+        running.starting = nil
+        switch watch {
+        case .active:
+            if let inner = started { running.inners[inner.id] = inner.subscription }
+        case .completed:
+            running.spare = started.take()
+        case .ended:
+            break  // cancelled (by its own source's operators): no longer counts
+        }
         if !running.queue.isEmpty, case .merge(let maxConcurrent) = strategy, running.inners.count < maxConcurrent,
             let value = running.queue.popFirst()
         {
@@ -272,7 +308,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     @inlinable
     mutating func innerFinished(_ id: UInt64) -> InnerFinishedAction {
         guard case .running = state else { return .none }
-        if running.starting?.id == id {
+        if running.startingID == id {
             return .none  // the starter will see the free slot (and normally skips this call)
         }
         if running.inners.removeValue(forKey: id) == nil {
@@ -292,7 +328,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     @inlinable
     mutating func innerFailed(_ id: UInt64) -> Teardown? {
         guard case .running = state else { return nil }
-        if running.starting?.id == id { return teardown() }
+        if running.startingID == id { return teardown() }
         return running.inners[id] != nil ? teardown() : nil
     }
 
@@ -312,6 +348,24 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     mutating func terminate() -> Teardown? {
         guard case .running = state else { return nil }
         return teardown()
+    }
+}
+
+/// The user's transform, in an object of its own so that the starter can call it without
+/// retaining it (see ``FlatMapStateMachine/Start``).
+@usableFromInline
+final class FlatMapTransform<Element, NewElement, Failure: Error> {
+    @usableFromInline let transform: @Sendable (Element) -> Flow<NewElement, Failure>
+
+    @inlinable
+    init(_ transform: @escaping @Sendable (Element) -> Flow<NewElement, Failure>) {
+        self.transform = transform
+    }
+
+    /// Calls the transform (kept alive by this object, so not retained).
+    @inlinable
+    func make(_ value: Element) -> Flow<NewElement, Failure> {
+        transform(value)
     }
 }
 

@@ -88,10 +88,10 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
         case .start(let start, let replacing):
             if let replacing {
                 // Raises the drain's flag first: inners ask whether they were cancelled.
-                drain.submitReportingFlag(.switched(to: start.inner.id), raisingFlag: true)
+                drain.submitReportingFlag(.switched(to: start.id), raisingFlag: true)
                 replacing.cancel()
             }
-            return startInners(start)
+            return startInners(consume start)
         case .stop:
             return .stop
         }
@@ -112,34 +112,34 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
     /// `.stop` if the subscription ended meanwhile, so a synchronous outer source stops.
     @inlinable
     @discardableResult
-    func startInners(_ first: borrowing Machine.Start) -> FlowDemand {
-        // `first` borrowed: the caller's copy is the only one (no retain and release here).
-        subscribe(first)
+    func startInners(_ first: consuming Machine.Start) -> FlowDemand {
+        var start = first
         while true {
-            switch machine.withLock({ $0.startLoopContinues() }) {
+            subscribe(start)
+            switch machine.withLock({ $0.startLoopContinues(&start.inner) }) {
             case .start(let next):
-                subscribe(next)
+                start = next
             case .idle:
                 return .more
             case .finish(let teardown):
                 finish(teardown)
                 return .stop
-            case .ended:
+            case .ended(let transform):
+                _ = transform  // released here, unlocked
                 return .stop
             }
         }
     }
 
-    /// Subscribes the inner of `start`.
+    /// Subscribes the inner of `start`: no retain, as the starter owns the inner and the
+    /// machine keeps the transform meanwhile.
     @inlinable
-    func subscribe(_ start: borrowing Machine.Start) {
-        let inner = start.inner
-        inner.attach(to: self)
-        start.transform(start.value).run(FlowSubscriber(
-            subscription: inner.subscription,
-            receive: { inner.receive($0) },
-            completeMarkingSubscription: { inner.complete($0) }  // which marks it
-        ))
+    func subscribe(_ start: Machine.Start) {
+        // Not bound to a local: that would retain it.
+        guard start.inner != nil else {
+            preconditionFailure("Internal inconsistency: starting an inner handed back already")
+        }
+        start.inner?.subscribe(to: start.transform._withUnsafeGuaranteedRef { $0.make(start.value) }, for: self)
     }
 
     /// Inner `id`, which its starter registered as running, finished.
@@ -188,22 +188,79 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
     }
 }
 
-/// One inner subscription's receiving end. Its two closures capture only this object, so
-/// subscribing an inner allocates it and no closure contexts.
+/// One inner subscription, as the state machine holds it: its receiving end, and the subscriber
+/// that leads there, made once (so the starter hands it to the inner flow without retaining
+/// anything).
 ///
-/// Reused: when its inner finished during its own subscribe, the state machine parks it
-/// (``park()``: no reference to the storage, so a parked inner makes no cycle; its
-/// subscription active again) and hands it to the next inner, so inners that complete at once
-/// (`.just`) cost no allocation and no mutex set-up here. `id` changes under the machine's
-/// lock and `storage` in the starter's subscribe, only while no inner uses this object.
+/// Reused: when its inner finished during its own subscribe, the state machine keeps it for
+/// the next inner (its subscription active again), so inners that complete at once (`.just`)
+/// cost no allocation and no mutex set-up here.
 @usableFromInline
 final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendable {
-    /// Keeps the storage alive while this inner runs; `nil` while parked.
+    @usableFromInline let receiver: FlatMapInnerReceiver<Element, NewElement, Failure>
+    @usableFromInline let subscriber: FlowSubscriber<NewElement, Failure>
+
+    @inlinable
+    init() {
+        let receiver = FlatMapInnerReceiver<Element, NewElement, Failure>(subscription: FlowSubscription(watched: true))
+        self.receiver = receiver
+        self.subscriber = FlowSubscriber(
+            subscription: receiver.subscription,
+            receive: { receiver.receive($0) },
+            completeMarkingSubscription: { receiver.complete($0) }  // which marks it
+        )
+    }
+
+    // The state machine's calls. Each reaches the receiver through this object, which keeps it
+    // alive, so none retains anything.
+
+    /// The inner's id; set under the machine's lock while no source calls back.
+    @inlinable
+    var id: UInt64 {
+        get { receiver.id }
+        set { receiver.id = newValue }
+    }
+
+    /// Its subscription.
+    @inlinable
+    var subscription: FlowSubscription {
+        receiver.subscription
+    }
+
+    /// ``FlatMapInnerReceiver/endWatch()``.
+    @inlinable
+    func endWatch() -> FlowSubscription.Watch {
+        receiver.endWatch()
+    }
+
+    /// ``FlatMapInnerReceiver/keepStorage()``.
+    @inlinable
+    func keepStorage() {
+        receiver.keepStorage()
+    }
+
+    /// Subscribes to `flow`, with its callbacks going to `storage`.
+    @inlinable
+    func subscribe(to flow: Flow<NewElement, Failure>, for storage: FlatMapStorage<Element, NewElement, Failure>) {
+        receiver.storageRef = Unmanaged.passUnretained(storage)
+        flow.run(subscriber)
+    }
+}
+
+/// One inner subscription's receiving end: what its subscriber's two closures capture (and
+/// nothing else, so they need no context of their own).
+///
+/// It reaches the storage through an unretained reference, kept alive by the starter while the
+/// inner's subscribe runs, and from then on, if the inner may still call back, by `storage`
+/// (``keepStorage()``). `id` changes under the machine's lock and `storageRef` in the starter's
+/// subscribe, only while no source calls back.
+@usableFromInline
+final class FlatMapInnerReceiver<Element, NewElement, Failure: Error>: @unchecked Sendable {
+    /// Keeps the storage alive once the starter has left an inner that may still call back;
+    /// `nil` for an inner that finished during its subscribe (so a reused one makes no cycle).
     @exclusivity(unchecked)
     @usableFromInline var storage: FlatMapStorage<Element, NewElement, Failure>?
-    /// `storage`, for the callbacks, which use it without retaining it: `storage` keeps it
-    /// alive for as long as the inner's source may call them (both change together, in
-    /// ``attach(to:)`` and ``park()``, only while no source calls them).
+    /// The storage, for the callbacks, which use it without retaining it.
     @exclusivity(unchecked)
     @usableFromInline var storageRef: Unmanaged<FlatMapStorage<Element, NewElement, Failure>>?
     @exclusivity(unchecked)
@@ -235,37 +292,33 @@ final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendab
         switch completion {
         case .finished:
             // Releases the source's cancel actions: it ended on its own. A starter still in
-            // this inner's subscribe finds the subscription completed, and may park this inner
+            // this inner's subscribe finds the subscription completed, and may reuse this inner
             // and let the storage go as soon as it is marked: nothing here touches the storage
             // then. An inner not being started stays registered, and keeps its storage.
             if subscription.complete() { return }
             storageRef._withUnsafeGuaranteedRef { $0.innerFinished(id) }
         case .failure(let error):
-            // Not parked meanwhile: the storage marks the subscription under the machine's lock.
+            // Not reused meanwhile: the storage marks the subscription under the machine's
+            // lock. Retained: a starter still in this inner's subscribe may leave the loop (and
+            // the storage) while the failure is being handled.
+            _ = storageRef.retain()
+            defer { storageRef.release() }
             storageRef._withUnsafeGuaranteedRef { $0.innerFailed(id, subscription, error) }
         }
     }
 
-    /// Its inner finished during its subscribe, and its subscription is active again: waits
-    /// for the next inner. Under the machine's lock.
-    @inlinable
-    func park() {
-        storageRef = nil
-        storage = nil  // not the last reference: the starter calling this holds the storage
-    }
-
-    /// ``FlowSubscription/endWatch()`` of its subscription, which this object keeps alive
-    /// (so the call retains nothing).
+    /// ``FlowSubscription/endWatch()`` of its subscription, which this object keeps alive (so
+    /// the call retains nothing).
     @inlinable
     func endWatch() -> FlowSubscription.Watch {
         subscription.endWatch()
     }
 
-    /// About to be subscribed, by the starter: its callbacks go to `storage`.
+    /// The starter is leaving this inner, which may still call back: from now on it keeps the
+    /// storage alive itself. Under the machine's lock.
     @inlinable
-    func attach(to storage: FlatMapStorage<Element, NewElement, Failure>) {
-        storageRef = Unmanaged.passUnretained(storage)
-        self.storage = storage
+    func keepStorage() {
+        storage = storageRef?.takeUnretainedValue()
     }
 }
 

@@ -282,14 +282,35 @@ struct FlatMapCancelledInnerTests {
         }
     }
 
-    /// Waits for `semaphore` on a thread of its own.
-    static func wait(_ semaphore: DispatchSemaphore) async {
-        await withCheckedContinuation { done in
-            DispatchQueue(label: "FlatMapCancelledInnerTests.wait").async {
-                semaphore.wait()
-                done.resume()
-            }
+    @Test(arguments: FlatMapVariant.allCases)
+    func aTransformRunningWhenTheSubscriptionIsCancelledIsReleasedOnceItReturns(_ variant: FlatMapVariant) async {
+        let outer = ManualOuterFlow<String, TestError>()
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let starterDone = DispatchSemaphore(value: 0)
+        weak var transformCapture: Tracked?
+        let recorder: FlowRecorder<String, TestError>
+        do {
+            let forTransform = Tracked()
+            transformCapture = forTransform
+            recorder = FlowRecorder(variant.apply(outer.flow) { value in
+                _ = forTransform
+                entered.signal()
+                proceed.wait()
+                return .just(value)
+            })
         }
+        DispatchQueue(label: "starter").async {
+            outer.send("a")
+            starterDone.signal()
+        }
+        await wait(for: entered)
+        recorder.cancel()  // tears the subscription down while the starter calls the transform
+        #expect(transformCapture != nil, "released under the running transform")
+        proceed.signal()
+        await wait(for: starterDone)
+        #expect(transformCapture == nil, "kept after the starter left")
+        #expect(recorder.events == [])
     }
 
     @Test(arguments: [FlatMapVariant.flatMap, .flatMapWithIndex, .flatMapWeak, .flatMapWithIndexWeak])
@@ -324,18 +345,18 @@ struct FlatMapCancelledInnerTests {
         outer.send("b")
         outer.send("c")
         DispatchQueue(label: "deliverer").async { inners.send("b", "b1") }
-        await Self.wait(handlerEntered)  // that thread delivers, and holds the drain
+        await wait(for: handlerEntered)  // that thread delivers, and holds the drain
         DispatchQueue(label: "starter").async {
             outer.send("a")  // "a0" queues; then the sequence waits at index 1
             starterDone.signal()
         }
-        await Self.wait(secondPulled)
+        await wait(for: secondPulled)
         inners.fail("c", TestError(code: 1))  // cancels "a"; the failure queues
         failed.signal()
-        await Self.wait(starterDone)
+        await wait(for: starterDone)
         #expect(pulled.value == 2, "the cancelled inner's source stops after the value it submitted next")
         releaseHandler.signal()
-        await Self.wait(completed)
+        await wait(for: completed)
         #expect(events.value == [.value("b1"), .value("a0"), .failure(TestError(code: 1))])
         #expect(outer.cancels == 1)
     }
