@@ -97,7 +97,7 @@ struct WithCompletionTests {
                 try await withCompletion { (_: @escaping @Sendable (Result<Int, TestError>) -> Void) in }
             }
         }
-        #expect(recorder.misuses == [.completionNeverCalled])
+        #expect(recorder.misuses == reported([.completionNeverCalled]))
         let operation = PendingOperation<Int>()
         let task = Task { try await withNeverFailingCompletion { operation.start($0) } }
         await operation.waitUntilStarted()
@@ -141,7 +141,7 @@ struct WithCompletionTests {
             }
         }
         #expect(value == 7)
-        #expect(recorder.misuses == [.completionCalledMoreThanOnce])
+        #expect(recorder.misuses == reported([.completionCalledMoreThanOnce]))
         #expect(cancels.value == 0, "never cancel after completion")
     }
 
@@ -198,7 +198,7 @@ struct WithCompletionTests {
             }
             #expect(value == round * 2 || value == round * 2 + 1)
             await bothCalled.firstCall()
-            #expect(recorder.misuses == [.completionCalledMoreThanOnce])
+            #expect(recorder.misuses == reported([.completionCalledMoreThanOnce]))
         }
     }
 

@@ -18,7 +18,7 @@ struct DiagnosticsTests {
             done.record(())
         }
         await done.firstCall()
-        #expect(recorder.misuses == [.completionCalledMoreThanOnce])
+        #expect(recorder.misuses == reported([.completionCalledMoreThanOnce]))
         #expect(spy.callCount == 1)
     }
 
