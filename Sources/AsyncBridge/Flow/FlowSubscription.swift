@@ -142,7 +142,7 @@ struct FlowSubscription: Sendable {
 ///
 /// Deliveries to one subscriber are serialised (contract 3): every source that can emit from
 /// several threads (subjects, `create`, the operators that merge flows) funnels its events
-/// through a ``SerialDelivery``. That is why operators may keep plain mutable state per
+/// through a ``SerialDrain``. That is why operators may keep plain mutable state per
 /// subscription.
 @usableFromInline
 struct FlowSubscriber<Element, Failure: Error>: Sendable {

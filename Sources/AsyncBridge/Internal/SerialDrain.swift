@@ -32,7 +32,9 @@ final class SerialDrain<Event>: @unchecked Sendable {
         @usableFromInline var delivering = false
         /// Raised by the owner, never lowered; reported by ``submitReportingFlag(_:raisingFlag:)``.
         @usableFromInline var flagged = false
-        @usableFromInline var queue: [Event] = []
+        /// Events waiting, from `head` on. A slot is emptied as its event is taken for delivery,
+        /// so resetting the queue releases nothing under the lock.
+        @usableFromInline var queue: [Event?] = []
         @usableFromInline var head = 0
 
         @inlinable
@@ -116,7 +118,7 @@ final class SerialDrain<Event>: @unchecked Sendable {
                 return nil
             }
             defer { state.head += 1 }
-            return state.queue[state.head]
+            return state.queue[state.head].take()
         }) {
             receiver._withUnsafeGuaranteedRef { $0.deliver(self, next) }
         }
@@ -129,7 +131,7 @@ final class SerialDrain<Event>: @unchecked Sendable {
     /// finished its event, which still arrives.
     @inlinable
     func close() {
-        let released = state.withLock { state -> (Receiver?, [Event]) in
+        let released = state.withLock { state -> (Receiver?, [Event?]) in
             defer {
                 state.closed = true
                 state.queue = []

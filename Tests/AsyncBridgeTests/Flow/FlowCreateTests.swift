@@ -41,6 +41,33 @@ struct FlowCreateTests {
         #expect(cancels.value == 1)
     }
 
+    /// Calls `onRelease` from its deinitialiser.
+    final class ReleaseHook: Sendable {
+        let onRelease: @Sendable () -> Void
+        init(_ onRelease: @escaping @Sendable () -> Void) { self.onRelease = onRelease }
+        deinit { onRelease() }
+    }
+
+    struct Message: Sendable {
+        let text: String
+        var hook: ReleaseHook? = nil
+    }
+
+    @Test func aQueuedValueWhoseReleaseSendsAgainIsServed() {
+        let emitter = Box<FlowEmitter<Message, Never>?>(nil)
+        let received = Box<[String]>([])
+        let token = Flow<Message, Never>.create { emitter.value = $0 }.subscribe(onValue: { message in
+            received.value.append(message.text)
+            if message.text == "first" {
+                // Queued behind this delivery; released once delivered, unlocked.
+                emitter.value?.send(Message(text: "hooked", hook: ReleaseHook { emitter.value?.send(Message(text: "from deinit")) }))
+            }
+        })
+        emitter.value?.send(Message(text: "first"))
+        #expect(received.value == ["first", "hooked", "from deinit"])
+        token.cancel()
+    }
+
     @Test func cancellingDuringADeliveryOnAnotherThreadReleasesTheSubscriberOnceItReturns() async {
         let emitter = Box<FlowEmitter<Int, Never>?>(nil)
         let entered = DispatchSemaphore(value: 0)

@@ -89,11 +89,12 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
         /// is watched, so finishing during its subscribe costs no trip through the machine: the
         /// starter finds the subscription completed (``FlowSubscription/endWatch()``).
         ///
-        /// Not retained: the starter owns it until ``startLoopContinues(_:)``, which clears
-        /// this. Used only under the lock, while it is set.
+        /// Not retained: the starter owns it until it hands it back to
+        /// ``startLoopContinues(_:)``. That and ``teardown()`` clear this; used only under the
+        /// lock, while it is set.
         @usableFromInline var starting: Unmanaged<Inner>?
-        /// The receiving end of an inner that finished during its subscribe, parked (holding
-        /// no storage) for the next inner.
+        /// An inner that finished during its subscribe, kept for the next inner. Its receiver
+        /// holds no storage (its `storageRef`, unretained, is not used until the next attach).
         @usableFromInline var spare: Inner?
         /// Outer values waiting for a free slot (`merge` only), oldest first.
         @usableFromInline var queue = FlatMapQueue<Element>()
@@ -142,7 +143,8 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     }
 
     /// The end of a subscription. Dropping it, which the storage does after unlocking, releases
-    /// the transform (unless a starter is calling it) and any queued values;
+    /// the transform (unless a starter is in the start loop, which may call it) and any queued
+    /// values;
     /// ``cancelSubscriptions()`` cancels the outer and the inners still running (a no-op for
     /// subscriptions that completed).
     @usableFromInline

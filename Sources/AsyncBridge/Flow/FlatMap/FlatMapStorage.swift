@@ -142,7 +142,7 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
         start.inner?.subscribe(to: start.transform._withUnsafeGuaranteedRef { $0.make(start.value) }, for: self)
     }
 
-    /// Inner `id`, which its starter registered as running, finished.
+    /// Inner `id` finished after its starter had left it (still running, or cancelled).
     @inlinable
     func innerFinished(_ id: UInt64) {
         switch machine.withLock({ $0.innerFinished(id) }) {
@@ -252,7 +252,7 @@ final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendab
 ///
 /// It reaches the storage through an unretained reference, kept alive by the starter while the
 /// inner's subscribe runs, and from then on, if the inner may still call back, by `storage`
-/// (``keepStorage()``). `id` changes under the machine's lock and `storageRef` in the starter's
+/// (``keepStorage()``); a failure retains it while it is handled. `id` changes under the machine's lock and `storageRef` in the starter's
 /// subscribe, only while no source calls back.
 @usableFromInline
 final class FlatMapInnerReceiver<Element, NewElement, Failure: Error>: @unchecked Sendable {
@@ -294,7 +294,8 @@ final class FlatMapInnerReceiver<Element, NewElement, Failure: Error>: @unchecke
             // Releases the source's cancel actions: it ended on its own. A starter still in
             // this inner's subscribe finds the subscription completed, and may reuse this inner
             // and let the storage go as soon as it is marked: nothing here touches the storage
-            // then. An inner not being started stays registered, and keeps its storage.
+            // then. An inner that outlived its subscribe (registered, or cancelled) keeps its
+            // storage.
             if subscription.complete() { return }
             storageRef._withUnsafeGuaranteedRef { $0.innerFinished(id) }
         case .failure(let error):
