@@ -144,9 +144,8 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
 
     /// The end of a subscription. Dropping it, which the storage does after unlocking, releases
     /// the transform (unless a starter is in the start loop, which may call it) and any queued
-    /// values;
-    /// ``cancelSubscriptions()`` cancels the outer and the inners still running (a no-op for
-    /// subscriptions that completed).
+    /// values; ``cancelSubscriptions()`` cancels the outer and the inners still running (a
+    /// no-op for subscriptions that completed).
     @usableFromInline
     struct Teardown {
         /// Its ``Running/starting`` cleared: that inner may be gone once the lock is released.
@@ -260,7 +259,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
             // Outer values come one at a time, and only they start inners here: so the starter
             // of the previous one has left.
             if running.isStarting || running.inners.count > 1 {
-                preconditionFailure("Internal inconsistency: flatMapLatest has \(running.innerCount) inners")
+                preconditionFailure("Internal inconsistency: flatMapLatest got an outer value with \(running.innerCount) inners, starting: \(running.isStarting)")
             }
             let previous = running.inners.first?.value
             running.inners.removeAll(keepingCapacity: true)

@@ -252,8 +252,8 @@ final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendab
 ///
 /// It reaches the storage through an unretained reference, kept alive by the starter while the
 /// inner's subscribe runs, and from then on, if the inner may still call back, by `storage`
-/// (``keepStorage()``); a failure retains it while it is handled. `id` changes under the machine's lock and `storageRef` in the starter's
-/// subscribe, only while no source calls back.
+/// (``keepStorage()``); a failure retains it while it is handled. `id` changes under the
+/// machine's lock and `storageRef` in the starter's subscribe, only while no source calls back.
 @usableFromInline
 final class FlatMapInnerReceiver<Element, NewElement, Failure: Error>: @unchecked Sendable {
     /// Keeps the storage alive once the starter has left an inner that may still call back;
