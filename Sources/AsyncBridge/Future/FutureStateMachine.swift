@@ -287,13 +287,22 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
         /// The operation, which will never run again: released outside the lock, since
         /// releasing it may run the deinitialisers of what it captured.
         @usableFromInline var released: Operation?
+        /// The run's cancel action, which will never run: released outside the lock for the
+        /// same reason (a guard it owns may call the completion from its `deinit`).
+        @usableFromInline var releasedCancel: CancelAction?
         /// The run had not handed back its cancel action yet: its operation is still starting.
         @usableFromInline var whileStarting: Bool
 
         @inlinable
-        init(_ consumers: FutureConsumers<Success, Failure>?, released: Operation?, whileStarting: Bool) {
+        init(
+            _ consumers: FutureConsumers<Success, Failure>?,
+            released: Operation?,
+            releasedCancel: CancelAction?,
+            whileStarting: Bool
+        ) {
             self.consumers = consumers
             self.released = released
+            self.releasedCancel = releasedCancel
             self.whileStarting = whileStarting
         }
     }
@@ -418,16 +427,21 @@ struct FutureStateMachine<Success: Sendable, Failure: Error> {
     }
 
     /// Run `generation` delivered `outcome`. Returns the consumers to resume and the operation
-    /// to release; `nil` when the run had already been abandoned.
+    /// and cancel action to release after unlocking; `nil` when the run had already been
+    /// abandoned.
     @inlinable
     mutating func complete(_ run: UInt64, _ outcome: FutureOutcome<Success, Failure>) -> Completion? {
         guard case .running(run, let cancel, let consumers) = state else { return nil }
         state = .finished(generation: run, outcome: outcome)
+        let action: CancelAction?
         let whileStarting: Bool
-        if case .starting = cancel { whileStarting = true } else { whileStarting = false }
+        switch cancel {
+        case .starting: (action, whileStarting) = (nil, true)
+        case .started(let started): (action, whileStarting) = (started, false)
+        }
         let listening: FutureConsumers<Success, Failure>?
         if case .one(_, .arrived) = consumers { listening = nil } else { listening = consumers }
-        return Completion(listening, released: operation.take(), whileStarting: whileStarting)
+        return Completion(listening, released: operation.take(), releasedCancel: action, whileStarting: whileStarting)
     }
 
     /// The outcome of run `generation`, which has finished.

@@ -376,4 +376,40 @@ struct FutureTests {
         #expect(!operation.isHoldingCompletion)
         #expect(weakCaptured == nil)
     }
+    /// A cancel action that owns a "make sure the completion is called" guard: when the run
+    /// completes, the cancel action is released, the guard's `deinit` calls the completion a
+    /// second time, and that call takes the future's lock. Released under the lock, it
+    /// deadlocked the thread that delivered the first completion.
+    @Test(arguments: [false, true])
+    func aCancelActionWhoseReleaseCallsTheCompletionDoesNotDeadlock(throughFlow: Bool) async throws {
+        let completion = Box<(@Sendable (Result<Int, Never>) -> Void)?>(nil)
+        let body: @Sendable (@escaping @Sendable (Result<Int, Never>) -> Void) -> CancelAction = { done in
+            completion.value = done
+            let guardian = CompletionGuard { done(.success(-1)) }
+            return { _ = guardian }
+        }
+        let received = Box<[Int]>([])
+        let token: CancellationToken
+        if throughFlow {
+            token = Flow<Int, Never>(body).subscribe(onValue: { value in received.value.append(value) })
+        } else {
+            token = Future<Int, Never>(body).subscribe { result in received.value.append((try? result.get()) ?? -2) }
+        }
+        let delivered = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "completes").async {
+            completion.take()?(.success(7))
+            delivered.signal()
+        }
+        // On a deadlock the future's lock stays held: the test then leaves without touching it.
+        try #require(delivered.wait(timeout: .now() + 10) == .success, "the completing thread deadlocked")
+        #expect(received.value == [7])
+        token.cancel()
+    }
+}
+
+/// Calls `onRelease` from its deinitialiser: a guard that makes sure a completion is called.
+private final class CompletionGuard: Sendable {
+    let onRelease: @Sendable () -> Void
+    init(_ onRelease: @escaping @Sendable () -> Void) { self.onRelease = onRelease }
+    deinit { onRelease() }
 }
