@@ -12,12 +12,12 @@
 /// let id = machine.register()      // the first consumer takes the backlog
 /// ```
 @usableFromInline
-struct BroadcastChannelStateMachine<Element, Failure: Error> {
+struct BroadcastChannelStateMachine<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline typealias Consumer = ConsumerBufferStateMachine<Element, Failure>
 
     /// One consumer that has started iterating and not left.
     @usableFromInline
-    struct Slot {
+    struct Slot: Sendable {
         @usableFromInline let id: UInt64
         @usableFromInline var buffer: Consumer
 

@@ -34,14 +34,14 @@ enum BufferLimit: Sendable, Hashable {
 /// _ = machine.receive(2)   // .drop(2): the buffer is full
 /// ```
 @usableFromInline
-struct ConsumerBufferStateMachine<Element, Failure: Error> {
+struct ConsumerBufferStateMachine<Element: Sendable, Failure: Error>: Sendable {
     /// The consumer suspended in `next()`: resumed with a value, the completion (`.finished`,
     /// `.failure`), or `nil` when it was cancelled.
     @usableFromInline typealias Waiter = UnsafeContinuation<FlowEvent<Element, Failure>?, Never>
 
     /// The lifecycle. Values wait in ``buffer`` in `receiving` and `draining`.
     @usableFromInline
-    enum State {
+    enum State: Sendable {
         /// Values are coming. `waiter` is the consumer suspended in `next()` (the buffer is then
         /// empty); `held` is a producer waiting for room (`.blocking` only; the buffer is then
         /// full). Never both.

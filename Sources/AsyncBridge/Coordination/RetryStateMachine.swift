@@ -17,7 +17,7 @@
 /// `Context` is what the attempts need (the upstream, the subscriber, the policy); it is held
 /// only while the run goes on, so that ending releases it even if the timer's task is still
 /// winding down.
-struct RetryStateMachine<Context> {
+struct RetryStateMachine<Context: Sendable>: Sendable {
     private enum State {
         /// Attempt `number` runs, or is being started (`starting`: its starter has not returned;
         /// `retryNow`: it failed meanwhile and asked for an immediate retry, which the starter

@@ -16,9 +16,9 @@
 /// at the future while this machine's lock is held (the future's own lock nests inside it), so
 /// a future that went idle is either joined again by that caller or removed, never both.
 @usableFromInline
-struct SingleFlightStateMachine<Key: Hashable & Sendable, Value: Sendable, Failure: Error> {
+struct SingleFlightStateMachine<Key: Hashable & Sendable, Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline
-    struct Flight {
+    struct Flight: Sendable {
         /// Tells this flight from a later one of the same key.
         @usableFromInline let id: UInt64
         @usableFromInline let future: Future<Value, Failure>

@@ -2,8 +2,11 @@
 /// `zip`, `withLatestFrom`): every source's events go through one `SerialDrain`, so the
 /// operator's `handle` sees them one at a time, whatever threads they come from, and may keep
 /// plain state; it answers through `send` and `end`, which it only calls from `handle`.
+///
+/// Unchecked: `drain` is written once, in `init`, before any source can see the object, and only
+/// read afterwards; `handle` runs only inside the drain, one call at a time.
 @usableFromInline
-final class FanIn<Event, Element, Failure: Error>: @unchecked Sendable {
+final class FanIn<Event: Sendable, Element: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline let downstream: FlowSubscriber<Element, Failure>
     @usableFromInline let sources: [FlowSubscription]
     /// Set once, in `init`, before any source can see this object.

@@ -1,6 +1,6 @@
 /// An event from one of two sources.
 @usableFromInline
-enum EitherEvent<First, Second, Failure: Error> {
+enum EitherEvent<First: Sendable, Second: Sendable, Failure: Error>: Sendable {
     case first(FlowEvent<First, Failure>)
     case second(FlowEvent<Second, Failure>)
 }

@@ -12,7 +12,7 @@
 ///     emitter.finish()
 /// }
 /// ```
-public final class FlowEmitter<Element, Failure: Error>: Sendable {
+public final class FlowEmitter<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     let drain: SerialDrain<FlowEvent<Element, Failure>>
 

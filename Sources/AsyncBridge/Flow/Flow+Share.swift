@@ -44,7 +44,7 @@ extension Flow where Element: Sendable {
 @usableFromInline
 final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline
-    struct State {
+    struct State: Sendable {
         /// The subject the subscribers join; `nil` before the first one.
         @usableFromInline var subject: SubjectStorage<Element, Failure>?
         /// The live subscription to the upstream, if connected.

@@ -34,7 +34,7 @@ extension Flow {
     /// ```
     @inlinable
     public static var never: Flow {
-        Flow { _ in }
+        Flow(run: { _ in })
     }
 
     /// Fails at once.

@@ -9,6 +9,10 @@
 /// - **Rx grammar.** A subscriber sees `value* (finished | failure)?`, one event at a time,
 ///   even when the source emits from many threads, and nothing after its cancellation has
 ///   returned.
+/// - **`Sendable` values.** Any source may emit on any thread (an emitter, a subject, a
+///   merging operator that delivers on whichever thread completes a pair), so `Element` is
+///   `Sendable` and a racy program does not compile. Send a non-`Sendable` object as a
+///   `Sendable` snapshot of what the subscriber needs (a struct of its values).
 ///
 /// ```swift
 /// let token = Flow.sequence([1, 2, 3])
@@ -17,7 +21,7 @@
 /// ```
 ///
 /// RxSwift: `Observable`; Combine: `AnyPublisher`.
-public struct Flow<Element, Failure: Error>: Sendable {
+public struct Flow<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     let run: @Sendable (FlowSubscriber<Element, Failure>) -> Void
 

@@ -14,7 +14,7 @@ enum FlowDemand: Sendable {
 @usableFromInline
 struct FlowSubscription: Sendable {
     @usableFromInline
-    enum State {
+    enum State: Sendable {
         /// `watched`: the owner looks at the subscription (``endWatch()``) instead of being told
         /// that it completed (flatMap, for the inner it is subscribing).
         case active([CancelAction], watched: Bool)
@@ -187,7 +187,7 @@ struct FlowSubscriber<Element, Failure: Error>: Sendable {
 /// never across a call to user code, and the check (a runtime call on every access) was the
 /// largest single cost of a subscriber's per-value path.
 @usableFromInline
-final class SerialState<Value>: @unchecked Sendable {
+final class SerialState<Value: Sendable>: @unchecked Sendable {
     @exclusivity(unchecked)
     @usableFromInline var value: Value
 

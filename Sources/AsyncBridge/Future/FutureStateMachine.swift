@@ -210,19 +210,19 @@ enum FutureOperation<Success: Sendable, Failure: Error>: Sendable {
 /// either has its outcome (the run completed synchronously, or had finished) or installs its
 /// listener (`install`), unless it left (`remove`) in between.
 @usableFromInline
-struct FutureStateMachine<Success: Sendable, Failure: Error> {
+struct FutureStateMachine<Success: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     typealias Operation = FutureOperation<Success, Failure>
 
     @usableFromInline
-    enum CancelPhase {
+    enum CancelPhase: Sendable {
         /// The operation has been started and has not handed back its cancel action yet.
         case starting
         case started(CancelAction?)
     }
 
     @usableFromInline
-    enum State {
+    enum State: Sendable {
         /// No run in progress: nobody has asked yet, or every consumer of the last run left.
         case idle
         /// Run number `generation` is in progress.

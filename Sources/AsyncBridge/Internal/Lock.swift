@@ -24,8 +24,12 @@ import Bionic
 /// let counter = Lock.make(0)
 /// let next = counter.withLock { value -> Int in value += 1; return value }
 /// ```
+///
+/// Unchecked because `ManagedBuffer` is not `Sendable`; sound because every access to the state
+/// goes through the mutex, and only for a `Sendable` state, which may be read out of the lock
+/// by any thread.
 @usableFromInline
-struct Lock<State>: @unchecked Sendable {
+struct Lock<State>: @unchecked Sendable where State: Sendable {
     @usableFromInline
     let buffer: LockBuffer<State>
 
@@ -72,6 +76,8 @@ struct Lock<State>: @unchecked Sendable {
 
 /// The mutex of a ``Lock`` on its own: non-generic, so it costs the same in unspecialised
 /// code. Whoever holds one keeps the lock alive and pairs each `lock()` with an `unlock()`.
+///
+/// Unchecked: a pointer to a `pthread_mutex_t`, whose operations are thread-safe by definition.
 @usableFromInline
 struct LockMutex: @unchecked Sendable {
     @usableFromInline
@@ -128,14 +134,14 @@ func destroyMutex(_ mutex: UnsafeMutablePointer<PlatformMutex>) {
 }
 
 /// The package's lock, exposed to `AsyncBridgeTesting` as SPI so the test helpers share it.
-/// Not part of the public API.
+/// Not part of the public API. `Sendable` only when its state is.
 ///
 /// ```swift
 /// let calls = SharedLock([Int]())
 /// calls.withLock { $0.append(1) }
 /// ```
 @_spi(AsyncBridgeInternals)
-public struct SharedLock<State>: Sendable {
+public struct SharedLock<State>: Sendable where State: Sendable {
     let lock: Lock<State>
 
     /// Creates a lock guarding `initial`.

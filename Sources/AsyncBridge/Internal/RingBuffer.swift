@@ -69,3 +69,5 @@ struct RingBuffer<Element> {
         self.head = 0
     }
 }
+
+extension RingBuffer: Sendable where Element: Sendable {}

@@ -9,13 +9,20 @@
 /// let drain = SerialDrain<Int> { drain, value in print(value) }
 /// drain.submit(1)   // from any thread
 /// ```
+///
+/// Unchecked: its mutable state sits behind its lock, and its receiver runs on one thread at a
+/// time (see ``Receiver``).
 @usableFromInline
-final class SerialDrain<Event>: @unchecked Sendable {
+final class SerialDrain<Event: Sendable>: @unchecked Sendable {
     /// The receiver, in an object of its own: the deliverer calls it without retaining it,
     /// because ``close()`` leaves it to the deliverer to release (one retain and release per
     /// event saved, each an atomic operation).
+    ///
+    /// Unchecked: `deliver` is not `@Sendable`, because operators capture per-subscription state
+    /// (``SerialState``) in it, but it never runs on two threads at once: only the one deliverer
+    /// that the drain's `delivering` flag (set under its lock) admits calls it.
     @usableFromInline
-    final class Receiver {
+    final class Receiver: @unchecked Sendable {
         @usableFromInline let deliver: (SerialDrain, Event) -> Void
 
         @inlinable
@@ -25,7 +32,7 @@ final class SerialDrain<Event>: @unchecked Sendable {
     }
 
     @usableFromInline
-    struct State {
+    struct State: Sendable {
         /// Released once closed: by ``close()``, or by the deliverer if one is delivering then.
         @usableFromInline var receiver: Receiver?
         @usableFromInline var closed = false

@@ -54,3 +54,5 @@ struct ReplayBuffer<Element> {
         storage.isEmpty ? nil : storage[(start + storage.count - 1) % storage.count]
     }
 }
+
+extension ReplayBuffer: Sendable where Element: Sendable {}

@@ -37,13 +37,13 @@
 /// let (recipients, evicted) = machine.send(1)   // recipients: none yet (the caller delivers), evicted 0
 /// ```
 @usableFromInline
-struct SubjectStateMachine<Element: Sendable, Failure: Error> {
+struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline typealias Subscriber = SubjectSubscriber<Element, Failure>
     @usableFromInline typealias Subscribers = SubjectSubscriberList<Element, Failure>
 
     /// One thing to deliver, in the order the subject accepted it.
     @usableFromInline
-    enum Event {
+    enum Event: Sendable {
         /// A value for every subscriber that has joined.
         case value(Element)
         /// The completion for every subscriber that has joined; they are released then.

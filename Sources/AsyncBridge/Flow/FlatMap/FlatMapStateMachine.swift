@@ -42,7 +42,7 @@ enum FlatMapStrategy: Sendable {
 /// machine only points to while the starter holds it, and points to the transform, which the
 /// machine keeps for the starter even past termination (see ``teardown()``).
 @usableFromInline
-struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
+struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     typealias Transform = @Sendable (Element) -> Flow<NewElement, Failure>
 
@@ -75,7 +75,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
 
     /// What a running subscription holds.
     @usableFromInline
-    struct Running {
+    struct Running: Sendable {
         /// The user's closure; `nil` once handed out in a ``Teardown``, or to the starter
         /// leaving the loop (``startLoopContinues(_:)``) if one was starting then.
         @usableFromInline var transform: FlatMapTransform<Element, NewElement, Failure>?
@@ -169,7 +169,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
     }
 
     @usableFromInline
-    enum State {
+    enum State: Sendable {
         /// Subscribed to the outer flow; inners come and go. ``running`` holds the resources.
         case running
         /// Finished, failed or cancelled; ``running`` was emptied into a ``Teardown``. Later
@@ -355,7 +355,7 @@ struct FlatMapStateMachine<Element, NewElement, Failure: Error> {
 /// The user's transform, in an object of its own so that the starter can call it without
 /// retaining it (see ``FlatMapStateMachine/Start``).
 @usableFromInline
-final class FlatMapTransform<Element, NewElement, Failure: Error> {
+final class FlatMapTransform<Element: Sendable, NewElement: Sendable, Failure: Error>: Sendable {
     @usableFromInline let transform: @Sendable (Element) -> Flow<NewElement, Failure>
 
     @inlinable
@@ -373,7 +373,7 @@ final class FlatMapTransform<Element, NewElement, Failure: Error> {
 /// A first-in first-out queue of outer values. A dequeued slot is cleared at once, so a value
 /// that has started is not kept alive by the queue.
 @usableFromInline
-struct FlatMapQueue<Element> {
+struct FlatMapQueue<Element: Sendable>: Sendable {
     @usableFromInline var slots: [Element?] = []
     @usableFromInline var head = 0
 

@@ -1,7 +1,7 @@
 /// What the flatMap family hands its serial drain: inner values, tagged with their inner's id,
 /// switch markers, and the one completion.
 @usableFromInline
-enum FlatMapDelivery<Element, Failure: Error> {
+enum FlatMapDelivery<Element: Sendable, Failure: Error>: Sendable {
     case value(Element, inner: UInt64)
     /// `flatMapLatest` switched to inner `to`: values of older inners still in flight (queued
     /// behind this marker) are dropped, so downstream never sees an older inner after a newer one.
@@ -22,8 +22,11 @@ enum FlatMapDelivery<Element, Failure: Error> {
 /// downstream cancels them through the machine. (A `child()` per inner would leave one cancel
 /// action per inner in the downstream subscription until it ends: unbounded growth for a
 /// long-lived flow.)
+///
+/// Unchecked: its mutable state is the lock-guarded machine; the other stored properties are
+/// `let`s of `Sendable` types.
 @usableFromInline
-final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Sendable {
+final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     typealias Machine = FlatMapStateMachine<Element, NewElement, Failure>
 
@@ -195,8 +198,10 @@ final class FlatMapStorage<Element, NewElement, Failure: Error>: @unchecked Send
 /// Reused: when its inner finished during its own subscribe, the state machine keeps it for
 /// the next inner (its subscription active again), so inners that complete at once (`.just`)
 /// cost no allocation and no mutex set-up here.
+///
+/// Unchecked: it stores only `let`s of `Sendable` types (its receiver is the unchecked part).
 @usableFromInline
-final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendable {
+final class FlatMapInner<Element: Sendable, NewElement: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline let receiver: FlatMapInnerReceiver<Element, NewElement, Failure>
     @usableFromInline let subscriber: FlowSubscriber<NewElement, Failure>
 
@@ -255,7 +260,7 @@ final class FlatMapInner<Element, NewElement, Failure: Error>: @unchecked Sendab
 /// (``keepStorage()``); a failure retains it while it is handled. `id` changes under the
 /// machine's lock and `storageRef` in the starter's subscribe, only while no source calls back.
 @usableFromInline
-final class FlatMapInnerReceiver<Element, NewElement, Failure: Error>: @unchecked Sendable {
+final class FlatMapInnerReceiver<Element: Sendable, NewElement: Sendable, Failure: Error>: @unchecked Sendable {
     /// Keeps the storage alive once the starter has left an inner that may still call back;
     /// `nil` for an inner that finished during its subscribe (so a reused one makes no cycle).
     @exclusivity(unchecked)
@@ -326,7 +331,7 @@ final class FlatMapInnerReceiver<Element, NewElement, Failure: Error>: @unchecke
 /// The drain, for downstream's cancel action, which refers to this handle weakly so that the
 /// drain itself never gets a weak reference (and the side table that comes with one).
 @usableFromInline
-final class FlatMapDrainHandle<Element, Failure: Error>: Sendable {
+final class FlatMapDrainHandle<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline let drain: SerialDrain<FlatMapDelivery<Element, Failure>>
 
     @inlinable

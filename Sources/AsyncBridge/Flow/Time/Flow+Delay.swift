@@ -59,7 +59,7 @@ extension Flow where Element: Sendable {
 /// The events a `delay` holds, in arrival order, each with the instant it is due. Values are
 /// `.some`; the finish is `nil`.
 @usableFromInline
-struct DelayQueue<Element, Instant: InstantProtocol> {
+struct DelayQueue<Element: Sendable, Instant: InstantProtocol>: Sendable {
     @usableFromInline var entries: [(deadline: Instant, value: Element?)] = []
     /// The first entry still waiting: removing from the front moves this instead of the array.
     @usableFromInline var head = 0

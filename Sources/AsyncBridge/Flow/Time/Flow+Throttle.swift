@@ -81,7 +81,7 @@ extension Flow where Element: Sendable {
 
 /// What `throttle` remembers between events.
 @usableFromInline
-struct ThrottleState<Element, Instant: InstantProtocol> {
+struct ThrottleState<Element: Sendable, Instant: InstantProtocol>: Sendable {
     /// When the last value was sent; a value sent at the end of a wait counts as sent when it
     /// was due, so the spacing does not depend on when the timer's task ran.
     @usableFromInline var lastSent: Instant?

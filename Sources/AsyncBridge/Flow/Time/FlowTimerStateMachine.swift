@@ -19,14 +19,14 @@
 /// operator's deadlines only move later); one that did would fire late, at the earlier sleep's
 /// end.
 @usableFromInline
-struct FlowTimerStateMachine<Instant: InstantProtocol> {
+struct FlowTimerStateMachine<Instant: InstantProtocol>: Sendable {
     /// What the timer does when a deadline is reached: tells its operator, which checks the
     /// clock itself.
     @usableFromInline
     typealias Fire = @Sendable () -> Void
 
     @usableFromInline
-    enum State {
+    enum State: Sendable {
         /// Nothing has been armed yet, and there is no task.
         case unstarted(Fire)
         /// The task is running or asleep on the clock; it fires at `deadline` if one is armed,

@@ -1,7 +1,7 @@
 /// What a time-based operator's handler sees, one at a time: an upstream event, or its
 /// timer's tick.
 @usableFromInline
-enum TimedInput<Element, Failure: Error> {
+enum TimedInput<Element: Sendable, Failure: Error>: Sendable {
     case value(Element)
     case completion(FlowCompletion<Failure>)
     /// The timer reached the armed deadline (or woke for one that has moved since): the handler
@@ -24,8 +24,11 @@ enum TimedInput<Element, Failure: Error> {
 /// let timed = TimedOperator(downstream: subscriber, clock: clock, tolerance: nil) { timed, input, now in … }
 /// timed.subscribe(to: upstream)
 /// ```
+///
+/// Unchecked: `drain` and `timer` are written once, in `init`, before any other thread can see
+/// the object, and only read afterwards; `handle` runs only inside the drain, one call at a time.
 @usableFromInline
-final class TimedOperator<Element, Failure: Error, C: Clock>: @unchecked Sendable {
+final class TimedOperator<Element: Sendable, Failure: Error, C: Clock>: @unchecked Sendable {
     @usableFromInline typealias Handle = (TimedOperator, TimedInput<Element, Failure>, C.Instant) -> Void
 
     @usableFromInline let downstream: FlowSubscriber<Element, Failure>
