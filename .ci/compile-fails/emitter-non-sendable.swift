@@ -1,8 +1,8 @@
-// An emitter hands a non-Sendable instance from the thread that made it to another one, which
-// keeps mutating it: must not compile.
+// An emitter hands a non-Sendable instance to a subscriber, which may run on another thread
+// (the emitter may be called from any thread), while the emitting side keeps mutating it: must
+// not compile.
 // expected-error: type 'Counter' does not conform to the 'Sendable' protocol
 import AsyncBridge
-import Dispatch
 
 final class Counter {
     var value = 0
@@ -10,6 +10,6 @@ final class Counter {
 
 let counters = Flow<Counter, Never>.create { emitter in
     let counter = Counter()
-    DispatchQueue.global().async { emitter.send(counter) }
+    emitter.send(counter)
     counter.value += 1
 }
