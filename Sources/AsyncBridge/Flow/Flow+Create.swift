@@ -101,6 +101,12 @@ extension Flow {
     /// completed (also when the cancellation came while `body` was still running), and never
     /// after completion.
     ///
+    /// The emitter is closed before the cancel action runs: whatever is sent from then on,
+    /// by the cancel action too (an `emitter.fail(.cancelled)` reporting the cancellation),
+    /// is ignored, so the cancelling subscriber (or a `share(scope: .forever)` that would
+    /// keep it as the completion) never sees it. RxSwift marks its sink disposed before
+    /// disposing the subscription the same way; Combine delivers nothing after `cancel()`.
+    ///
     /// ```swift
     /// let progress = Flow<Double, any Error>.create { emitter in
     ///     let job = uploader.upload(file, progress: { emitter.send($0) }, completion: { error in
@@ -112,8 +118,14 @@ extension Flow {
     @inlinable @_disfavoredOverload
     public static func create(_ body: @escaping @Sendable (FlowEmitter<Element, Failure>) -> CancelAction) -> Flow {
         Flow { subscriber in
-            let cancel = body(FlowEmitter(subscriber))
-            subscriber.subscription.onCancel(cancel)
+            let emitter = FlowEmitter(subscriber)
+            let cancel = body(emitter)
+            // The emitter closes itself on cancellation too, but its action was registered
+            // first, so it would run last: close it here, before the user's action.
+            subscriber.subscription.onCancel { [weak drain = emitter.drain] in
+                drain?.close()
+                cancel()
+            }
         }
     }
 }

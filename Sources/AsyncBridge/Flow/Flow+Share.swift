@@ -20,7 +20,9 @@ extension Flow where Element: Sendable {
     /// `replay` values to each new one.
     ///
     /// The first subscriber connects to the upstream; the others join that connection. The
-    /// upstream is cancelled when the last subscriber leaves before it completed.
+    /// upstream is cancelled when the last subscriber leaves before it completed. A connection
+    /// that has ended delivers nothing more: an event it was delivering on another thread when
+    /// its last subscriber left is dropped, and never reaches (or ends) a later connection.
     ///
     /// RxSwift: `share(replay:scope:)` (the same scopes and default); Combine: `share()`
     /// (no replay; like `.forever` after completion: late subscribers get the completion,
@@ -41,13 +43,23 @@ extension Flow where Element: Sendable {
 
 /// The connection behind `share(replay:scope:)`: a replaying subject fed by one subscription
 /// to the upstream, counted by subscriber.
+///
+/// Each connection has a subject of its own, and its upstream subscriber sends only to that
+/// one. When a connection ends (its last subscriber left, or it completed), its subject stops
+/// being the current one, so whatever that connection still delivers (an event in flight on
+/// another thread while it was cancelled) reaches nobody and cannot end a later connection.
+/// With `.forever`, the next connection's subject starts with the ended one's buffer.
 @usableFromInline
 final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
+    @usableFromInline typealias Subject = SubjectStorage<Element, Failure>
+
     @usableFromInline
     struct State: Sendable {
-        /// The subject the subscribers join; `nil` before the first one.
-        @usableFromInline var subject: SubjectStorage<Element, Failure>?
-        /// The live subscription to the upstream, if connected.
+        /// The current connection's subject, which subscribers join; `nil` before the first
+        /// one, and with `.whileConnected` between connections. With `.forever` it stays once
+        /// the upstream completed, for late subscribers.
+        @usableFromInline var subject: Subject?
+        /// The live subscription to the upstream, if connected (then `subscribers > 0`).
         @usableFromInline var connection: FlowSubscription?
         @usableFromInline var subscribers = 0
         /// The upstream completed into `subject` (kept with `.forever`).
@@ -71,8 +83,8 @@ final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
 
     @inlinable
     func subscribe(_ subscriber: FlowSubscriber<Element, Failure>) {
-        let (subject, connection) = state.withLock { state -> (SubjectStorage<Element, Failure>, FlowSubscription?) in
-            let subject = state.subject ?? SubjectStorage(bufferSize: replay)
+        let (subject, connection) = state.withLock { state -> (Subject, FlowSubscription?) in
+            let subject = state.subject ?? Subject(bufferSize: replay)
             state.subject = subject
             guard !state.completed else { return (subject, nil) }
             state.subscribers += 1
@@ -89,11 +101,12 @@ final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
         upstream.run(FlowSubscriber(
             subscription: connection,
             receive: { value in
-                subject.send(value)
+                subject.send(value)  // nobody follows `subject` once this connection has ended
                 return .more
             },
             complete: { [weak self] completion in
-                self?.completed(subject)
+                // Dropped when this connection has ended; nobody follows `subject` then.
+                guard let self, self.completed(subject) else { return }
                 subject.complete(completion)
             }
         ))
@@ -101,29 +114,43 @@ final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
 
     /// A subscriber of `subject` left: disconnect when it was the last.
     @inlinable
-    func leave(_ subject: SubjectStorage<Element, Failure>) {
-        let disconnect = state.withLock { state -> FlowSubscription? in
-            guard state.subject === subject, !state.completed else { return nil }
+    func leave(_ subject: Subject) {
+        let (disconnect, ended) = state.withLock { state -> (FlowSubscription?, Subject?) in
+            guard state.subject === subject, !state.completed else { return (nil, nil) }
             state.subscribers -= 1
-            guard state.subscribers == 0 else { return nil }
-            defer { state.connection = nil }
-            if scope == .whileConnected { state.subject = nil }
-            return state.connection
+            guard state.subscribers == 0 else { return (nil, nil) }
+            let ended = state.subject.take()
+            if scope == .forever { state.subject = Subject(bufferSize: replay, initial: replayed(subject)) }
+            return (state.connection.take(), ended)
         }
         disconnect?.cancel()
+        _ = ended  // released here, outside the lock
     }
 
-    /// The upstream completed into `subject`.
+    /// The values `subject` would replay now, for the subject of the next connection. Called
+    /// under the share's lock: the subject's lock is taken inside it, never the other way
+    /// round (a subject calls nothing under its own lock).
     @inlinable
-    func completed(_ subject: SubjectStorage<Element, Failure>) {
-        state.withLock { state in
-            guard state.subject === subject else { return }
-            state.connection = nil
+    func replayed(_ subject: Subject) -> [Element] {
+        replay == 0 ? [] : subject.state.withLock { $0.buffer.elements }
+    }
+
+    /// The upstream completed into `subject`: whether that is the current connection's (the
+    /// completion counts), or one that has ended (it is ignored).
+    @inlinable
+    func completed(_ subject: Subject) -> Bool {
+        let (current, connection, ended) = state.withLock { state -> (Bool, FlowSubscription?, Subject?) in
+            guard state.subject === subject else { return (false, nil, nil) }
             state.subscribers = 0
+            let connection = state.connection.take()
             switch scope {
-            case .whileConnected: state.subject = nil
-            case .forever: state.completed = true
+            case .whileConnected: return (true, connection, state.subject.take())
+            case .forever:
+                state.completed = true
+                return (true, connection, nil)
             }
         }
+        _ = (connection, ended)  // released here, outside the lock
+        return current
     }
 }

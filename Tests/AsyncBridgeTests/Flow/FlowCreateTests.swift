@@ -97,6 +97,20 @@ struct FlowCreateTests {
         emitter.value?.send(2)  // ignored: nothing to deliver to
     }
 
+    /// Issue 10: the cancel action ran before the emitter was closed, so what it sent (a
+    /// report of the cancellation, say) reached the subscriber that was cancelling.
+    @Test func whatTheCancelActionSendsIsIgnored() {
+        let recorder = FlowRecorder(Flow<Int, TestError>.create { emitter in
+            emitter.send(1)
+            return {
+                emitter.send(2)
+                emitter.fail(TestError(code: 99))
+            }
+        })
+        recorder.cancel()
+        #expect(recorder.events == [.value(1)])
+    }
+
     @Test func theCancelActionNeverRunsAfterCompletion() {
         let cancels = AtomicCounter()
         let recorder = FlowRecorder(Flow<Int, Never>.create { emitter in

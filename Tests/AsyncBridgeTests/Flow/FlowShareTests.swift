@@ -1,7 +1,64 @@
 import Dispatch
 import Testing
-import AsyncBridge
+@_spi(AsyncBridgeInternals) import AsyncBridge
 import AsyncBridgeTesting
+
+/// An upstream whose runs (one per connection of a shared flow) are kept apart: each run's
+/// emitter, and how often each run's cancel action ran. Runs are started by the test's own
+/// subscriptions, one at a time.
+private final class ManualRuns: Sendable {
+    private let runs = Box<[(emitter: FlowEmitter<String, TestError>, cancels: AtomicCounter)]>([])
+
+    var flow: Flow<String, TestError> {
+        Flow.create { [runs] emitter in
+            let cancels = AtomicCounter()
+            runs.value.append((emitter, cancels))
+            return { cancels.increment() }
+        }
+    }
+
+    /// How many runs started.
+    var count: Int { runs.value.count }
+    /// The emitter of run `index` (from 0).
+    func emitter(_ index: Int) -> FlowEmitter<String, TestError> { runs.value[index].emitter }
+    /// How often the cancel action of run `index` ran.
+    func cancels(_ index: Int) -> Int { runs.value[index].cancels.value }
+}
+
+/// Holds the first event that reaches `hold` on its thread until the test releases it: the
+/// event is then in flight between its source and the operator downstream. Later events pass.
+private final class InFlightGate: Sendable {
+    private let held = SharedLock(false)
+    private let entered = DispatchSemaphore(value: 0)
+    private let proceed = DispatchSemaphore(value: 0)
+
+    /// Called by the event's thread: blocks the first caller until ``release()``.
+    func hold() {
+        let first = held.withLock { held in
+            defer { held = true }
+            return !held
+        }
+        guard first else { return }
+        entered.signal()
+        proceed.wait()
+    }
+
+    /// Waits until an event is held; `false` after 10 s (a deadlock detector, not a pause).
+    func waitUntilHeld() -> Bool { entered.wait(timeout: .now() + 10) == .success }
+
+    func release() { proceed.signal() }
+}
+
+/// Runs `body` on a thread of its own. The function returned waits until `body` has returned;
+/// `false` after 10 s (a deadlock detector, not a pause).
+private func runOnAnotherThread(_ label: String, _ body: @escaping @Sendable () -> Void) -> @Sendable () -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue(label: label).async {
+        body()
+        done.signal()
+    }
+    return { done.wait(timeout: .now() + 10) == .success }
+}
 
 @Suite("Flow: share(replay:scope:)", .timeLimit(.minutes(1)))
 struct FlowShareTests {
@@ -76,6 +133,99 @@ struct FlowShareTests {
         #expect(second.values == ["a"])
         source.send("b")
         #expect(second.values == ["a", "b"])
+    }
+
+    /// Issue 10: run 1's completion, in flight on another thread while its only subscriber
+    /// leaves and a new one reconnects, was taken for run 2's: the new subscriber got it, and
+    /// run 2 was never cancelled.
+    @Test func foreverIgnoresTheCompletionOfAConnectionThatEndedWhileItWasInFlight() throws {
+        let runs = ManualRuns()
+        let gate = InFlightGate()
+        let shared = runs.flow.handleEvents(onCompletion: { _ in gate.hold() }).share(replay: 1, scope: .forever)
+        let first = FlowRecorder(shared)
+        runs.emitter(0).send("a")
+        let finished = runOnAnotherThread("run 1 finishes") { runs.emitter(0).finish() }
+        #expect(gate.waitUntilHeld())
+        first.cancel()
+        let second = FlowRecorder(shared)
+        gate.release()
+        #expect(finished())
+        try #require(runs.count == 2, "the second subscriber reconnected")
+        #expect(first.events == [.value("a")])
+        #expect(second.events == [.value("a")], "run 1's completion is not run 2's")
+        runs.emitter(1).send("b")
+        #expect(second.events == [.value("a"), .value("b")])
+        second.cancel()
+        #expect(runs.cancels(1) == 1, "run 2 is cancelled when its last subscriber leaves")
+        let third = FlowRecorder(shared)
+        #expect(runs.count == 3, "and the next subscriber reconnects")
+        #expect(third.events == [.value("b")])
+        third.cancel()
+    }
+
+    /// Issue 10: a value of run 1, in flight while its only subscriber leaves and a new one
+    /// reconnects, reached the new subscriber and the replay buffer.
+    @Test func foreverIgnoresAValueOfAConnectionThatEndedWhileItWasInFlight() throws {
+        let runs = ManualRuns()
+        let gate = InFlightGate()
+        let shared = runs.flow
+            .handleEvents(onValue: { value in if value == "late" { gate.hold() } })
+            .share(replay: 1, scope: .forever)
+        let first = FlowRecorder(shared)
+        runs.emitter(0).send("a")
+        let sent = runOnAnotherThread("run 1 sends") { runs.emitter(0).send("late") }
+        #expect(gate.waitUntilHeld())
+        first.cancel()
+        let second = FlowRecorder(shared)
+        gate.release()
+        #expect(sent())
+        try #require(runs.count == 2, "the second subscriber reconnected")
+        #expect(second.events == [.value("a")], "run 1's late value is not run 2's")
+        let third = FlowRecorder(shared)
+        #expect(third.events == [.value("a")], "nor is it in the buffer")
+        second.cancel()
+        third.cancel()
+        #expect(runs.cancels(0) == 1 && runs.cancels(1) == 1)
+    }
+
+    /// The same race with `.whileConnected`: run 1's completion ends no later connection.
+    @Test func whileConnectedIgnoresTheCompletionOfAConnectionThatEndedWhileItWasInFlight() throws {
+        let runs = ManualRuns()
+        let gate = InFlightGate()
+        let shared = runs.flow.handleEvents(onCompletion: { _ in gate.hold() }).share(replay: 1)
+        let first = FlowRecorder(shared)
+        runs.emitter(0).send("a")
+        let finished = runOnAnotherThread("run 1 finishes") { runs.emitter(0).finish() }
+        #expect(gate.waitUntilHeld())
+        first.cancel()
+        let second = FlowRecorder(shared)
+        gate.release()
+        #expect(finished())
+        try #require(runs.count == 2, "the second subscriber reconnected")
+        #expect(second.events == [])
+        runs.emitter(1).send("b")
+        #expect(second.events == [.value("b")])
+        second.cancel()
+        #expect(runs.cancels(1) == 1, "run 2 is cancelled when its last subscriber leaves")
+    }
+
+    /// Issue 10: a `create` whose cancel action reports the cancellation (`emitter.fail`) made
+    /// `.forever` store that report as the shared completion; the next subscriber got the
+    /// failure instead of reconnecting.
+    @Test func foreverReconnectsWhenTheCancelActionOfItsUpstreamSendsAFailure() {
+        let runs = AtomicCounter()
+        let shared = Flow<Int, TestError>.create { emitter in
+            runs.increment()
+            emitter.send(runs.value)
+            return { emitter.fail(TestError(code: 99)) }
+        }.share(replay: 1, scope: .forever)
+        let first = FlowRecorder(shared)
+        first.cancel()
+        let second = FlowRecorder(shared)
+        #expect(runs.value == 2)
+        #expect(first.events == [.value(1)])
+        #expect(second.events == [.value(1), .value(2)])
+        second.cancel()
     }
 
     @Test func prefixOnASharedFlowLeavesIt() {
