@@ -19,7 +19,7 @@ extension Flow where Element: Sendable {
     ///
     /// The sequence is iterated in a new task, at `priority`, isolated to `actor` (`nil`: on
     /// the global concurrent executor); cancelling the subscription cancels that task. RxSwift:
-    /// `Observable.from(asyncSequence)` (RxSwift 6.5's `asObservable()`); Combine has none.
+    /// `asyncSequence.asObservable()`; Combine has none.
     ///
     /// ```swift
     /// let lines: Flow<String, any Error> = Flow(url.lines)

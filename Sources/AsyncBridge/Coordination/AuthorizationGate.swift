@@ -28,7 +28,8 @@
 /// callers join until it answers or releases its block.
 ///
 /// Combine: seed 004's `checkAccess().publisher.flatMap { … requestAccessFuture() }`, which
-/// asks once per subscriber; RxSwift: the same chain with `flatMap` and `Single`.
+/// asks again for every tap that finds the status undetermined, overlapping taps included;
+/// RxSwift: the same chain with `flatMap` and `Single`.
 public struct AuthorizationGate: Sendable {
     let readStatus: @Sendable () async -> AuthorizationStatus
     let request: @Sendable () async -> Void

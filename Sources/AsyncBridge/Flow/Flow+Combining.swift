@@ -65,8 +65,13 @@ extension Flow {
     /// The latest value of each flow, as a pair, every time either sends, once both have sent.
     ///
     /// Finishes when both have finished, or as soon as one finishes without having sent a
-    /// value (no pair can ever come); fails as soon as either fails. RxSwift and Combine
-    /// agree.
+    /// value (no pair can ever come); fails as soon as either fails, cancelling the other.
+    ///
+    /// RxSwift and Combine finish later when a source ends without a value. RxSwift's
+    /// `combineLatest` finishes only at the other source's next value or its finish, so never
+    /// while that source stays silent; Combine's finishes only once both have finished
+    /// (OpenCombine's tests pin this). We finish at once: a flow that can send nothing more
+    /// says so. All three fail as soon as either source fails.
     ///
     /// RxSwift: `Observable.combineLatest`; Combine: `combineLatest`.
     ///
@@ -103,8 +108,12 @@ extension Flow {
     /// Pairs the n-th value of this flow with the n-th value of `other`.
     ///
     /// Finishes as soon as one flow has finished and every value it sent has been paired (no
-    /// further pair can come), cancelling the other; fails as soon as either fails. This is
-    /// RxSwift's and Combine's behaviour.
+    /// further pair can come), cancelling the other; fails as soon as either fails.
+    ///
+    /// Combine's `zip` finishes the same way (as OpenCombine implements it). RxSwift's `zip`
+    /// finishes only once both sources have finished, so it stays open, pairing nothing,
+    /// while the longer one goes on. We follow Combine: a flow that can send nothing more
+    /// says so. Both fail as soon as either source fails.
     ///
     /// RxSwift: `Observable.zip`; Combine: `zip`.
     ///

@@ -5,7 +5,8 @@
 ///   (unlike Combine's `Future`, which starts at once);
 /// - **shared**: concurrent consumers share one run of the operation, and consumers that come
 ///   after it finished get the stored result without running it again (what RxSwift's
-///   `share(replay: 1)` gives a request, built in);
+///   `share(replay: 1, scope: .forever)` gives a request, built in; its default scope runs the
+///   request again for a consumer that comes after the result);
 /// - **cancellable**: the operation may hand back a ``CancelAction``. It runs exactly once,
 ///   when the last consumer goes away before the operation finished, and never after. The
 ///   future is then idle again, and a later consumer starts a new run.
@@ -21,7 +22,9 @@
 /// let same = try await user.result         // served from memory: no second request
 /// ```
 ///
-/// RxSwift: `Single` + `share(replay: 1)`; Combine: `Deferred { Future { … } }.share()`.
+/// RxSwift: `Single` + `share(replay: 1, scope: .forever)`; Combine:
+/// `Deferred { Future { … } }.share()` (which gives a consumer that comes after the result
+/// the completion alone, not the value).
 public struct Future<Success: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     typealias Machine = FutureStateMachine<Success, Failure>

@@ -21,7 +21,9 @@
 ///   delivering queues its value and returns, and the delivering thread delivers it next (a
 ///   send from inside a handler is delivered after the current one, to every subscriber).
 ///   RxSwift delivers on each sending thread and flags overlapping or re-entrant sends in
-///   debug builds; Combine leaves them undefined.
+///   debug builds; OpenCombine's `PassthroughSubject` delivers on each sending thread too,
+///   holding a recursive lock per subscriber, so a send from inside a handler is delivered
+///   inside it, before the handler returns.
 /// - **After completion** everything sent is ignored, and the subject no longer holds its
 ///   subscribers.
 public final class PublishSubject<Element: Sendable, Failure: Error>: FlowSubject {

@@ -20,8 +20,11 @@ extension Flow {
     /// - **Completion.** Finishes when the outer flow and every inner flow, running or queued,
     ///   have finished. An inner's own completion is not forwarded.
     /// - **Failure.** A failure of the outer flow or of any inner flow fails the result at once
-    ///   and cancels the outer flow and every other inner (RxSwift and Combine agree). To keep
-    ///   going when an inner fails, contain the failure inside the inner flow:
+    ///   and cancels the outer flow and every other inner, as RxSwift's `flatMap` does.
+    ///   Combine's `flatMap` (as OpenCombine implements it) cancels the other inners but not
+    ///   the outer subscription, whose later values it ignores; we cancel the outer too, since
+    ///   nothing can use its values any more. To keep going when an inner fails, contain the
+    ///   failure inside the inner flow:
     ///   `flatMap { fetch($0).asResult() }` (seed 004's "failing without terminating").
     /// - **Cancellation.** Cancelling the subscription, or a downstream that wants no more
     ///   values, cancels the outer flow and every running inner, and drops the queue.
@@ -76,8 +79,8 @@ extension Flow {
     /// let pages = pageRequests.flatMapWithIndex { request, index in api.page(index, request) }
     /// ```
     ///
-    /// RxSwift: `flatMapWithIndex` (removed in RxSwift 4 for `enumerated().flatMap`); Combine has
-    /// no indexed `flatMap`.
+    /// RxSwift: `flatMapWithIndex` (deprecated in RxSwift 4 for `enumerated().flatMap`); Combine
+    /// has no indexed `flatMap`.
     ///
     /// - Parameters:
     ///   - maxConcurrent: How many inner flows may run at once; at least 1.

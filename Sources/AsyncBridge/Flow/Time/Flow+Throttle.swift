@@ -15,13 +15,24 @@ extension Flow where Element: Sendable {
     /// replacing any value that waited before it; with `latest: false` it is dropped. A value
     /// sent after a wait starts the next wait. So values come out at least `duration` apart.
     ///
+    /// A value that comes at the very instant a wait ends is not too soon: it is sent at once,
+    /// and the value that waited for that instant is dropped (RxSwift's and
+    /// swift-async-algorithms' rule). So a source whose period divides `duration` has its
+    /// newest value sent as each wait ends, not the value before it one wait late. This holds
+    /// when the value is handled before the timer's task, woken for that same instant, has
+    /// sent the waiting value; a value handled after it waits for the next end. (On a
+    /// `ManualClock`, the timer's task may run as soon as `advance(by:)` returns.)
+    ///
     /// RxSwift's `throttle(_:latest:scheduler:)` behaves this way in both modes. Combine's
-    /// `throttle(for:scheduler:latest:)` agrees for `latest: true`, but with `latest: false`
-    /// sends the *first* value of each wait at its end instead of dropping it; we follow
-    /// RxSwift, whose `latest: false` suits taps (the repeats are ignored, not postponed).
-    /// When the flow finishes while a value waits, the value is still sent at the end of its
-    /// wait, then the finish (both libraries). A failure passes at once and drops the waiting
-    /// value (RxSwift; Combine sends it after the waiting value).
+    /// `throttle(for:scheduler:latest:)` does not send the first value at once: it schedules
+    /// it, and values that come before the scheduler runs it are coalesced, the latest of them
+    /// sent with `latest: true` (OpenCombine's tests: 1, 2 and 3 sent together give 3 alone).
+    /// With `latest: false` Combine sends the *first* value of each wait at its end instead of
+    /// dropping it; we follow RxSwift, whose `latest: false` suits taps (the repeats are
+    /// ignored, not postponed). When the flow finishes while a value waits, the value is still
+    /// sent at the end of its wait, then the finish (both libraries). A failure passes at once
+    /// and drops the waiting value (RxSwift; Combine sends it after the waiting value, at the
+    /// end of the wait).
     ///
     /// One timer task per subscription sends the waiting values. Cancelling drops the waiting
     /// value and ends the task.
@@ -44,11 +55,19 @@ extension Flow where Element: Sendable {
             // for the end of the wait, and whether the finish waits behind it.
             let state = SerialState(ThrottleState<Element, C.Instant>())
             let timed = TimedOperator(downstream: subscriber, clock: clock, tolerance: tolerance) { timed, input, now in
-                if let sent = state.value.lastSent, let value = state.value.waiting, sent.advanced(by: duration) <= now {
-                    state.value.waiting = nil
-                    state.value.lastSent = sent.advanced(by: duration)
-                    guard timed.send(value) else { return }
-                    if state.value.isFinishing { return timed.end(.finished) }
+                // The waiting value goes out once its wait is over, before whatever comes later;
+                // but a value that comes at the very instant the wait ends takes its place (the
+                // tie, below).
+                if let sent = state.value.lastSent, let value = state.value.waiting {
+                    let end = sent.advanced(by: duration)
+                    var isTie = false
+                    if case .value = input, end == now { isTie = true }
+                    if end <= now, !isTie {
+                        state.value.waiting = nil
+                        state.value.lastSent = end
+                        guard timed.send(value) else { return }
+                        if state.value.isFinishing { return timed.end(.finished) }
+                    }
                 }
                 switch input {
                 case .value(let value):
@@ -57,6 +76,8 @@ extension Flow where Element: Sendable {
                         if state.value.waiting == nil { timed.arm(sent.advanced(by: duration)) }
                         state.value.waiting = value
                     } else {
+                        // Not too soon. At a tie a value still waits: this one replaces it.
+                        state.value.waiting = nil
                         state.value.lastSent = now
                         _ = timed.send(value)
                     }

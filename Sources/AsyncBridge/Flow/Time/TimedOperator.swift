@@ -18,7 +18,9 @@ enum TimedInput<Element: Sendable, Failure: Error>: Sendable {
 /// The handler deals with whatever is due at the time it is given before it looks at the
 /// event, so the order of what downstream sees depends on the clock's time only, not on when
 /// the timer's task gets to run: a value that arrives after a deadline but before the task
-/// woke still comes after what that deadline released.
+/// woke still comes after what that deadline released. One instant is left to the order of
+/// arrival: `throttle`'s tie, a value that comes exactly as a wait ends, takes the waiting
+/// value's place only if it is handled before the tick for that instant.
 ///
 /// ```swift
 /// let timed = TimedOperator(downstream: subscriber, clock: clock, tolerance: nil) { timed, input, now in … }
