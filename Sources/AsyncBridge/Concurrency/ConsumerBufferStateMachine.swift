@@ -12,7 +12,8 @@ enum BufferLimit: Sendable, Hashable {
     /// Keeps the oldest `n` values: a value arriving at a full buffer is dropped.
     case oldest(Int)
     /// Keeps `n` values, then holds the producer until the consumer takes one, where the
-    /// producer may be held; elsewhere it keeps buffering.
+    /// producer may be held and the consumer's source is not being subscribed; otherwise it
+    /// keeps buffering.
     case blocking(Int)
 }
 
@@ -56,9 +57,12 @@ struct ConsumerBufferStateMachine<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline var state: State = .receiving(waiter: nil, held: nil)
     @usableFromInline var buffer = RingBuffer<Element>()
     @usableFromInline let limit: BufferLimit
-    /// The thread subscribing this consumer's source, while it does: a value it delivers
-    /// synchronously comes from inside the consumer's own call, which cannot be held.
-    @usableFromInline var subscribingThread: ThreadIdentity?
+    /// Whether this consumer's source is being subscribed (`makeAsyncIterator()` has not
+    /// returned). No producer is held meanwhile, on any thread: the subscribing thread may be
+    /// the producer itself (a source that emits synchronously when subscribed), or may wait
+    /// for the producer's thread (a source that hands its start to a queue and waits for it),
+    /// and the consumer cannot take a value before the subscribe returns.
+    @usableFromInline var isSubscribing = false
 
     @inlinable
     init(limit: BufferLimit) {
@@ -83,8 +87,10 @@ struct ConsumerBufferStateMachine<Element: Sendable, Failure: Error>: Sendable {
     }
 
     /// A value from the producer. A full `.blocking` buffer holds the producer if its thread
-    /// may be held (see ``currentThreadMayBeHeld()``) and is not subscribing this consumer's
-    /// source; otherwise it keeps the value beyond the limit.
+    /// may be held (see ``currentThreadMayBeHeld()``) and the consumer's source is not being
+    /// subscribed (``isSubscribing``); otherwise it keeps the value beyond the limit. Once
+    /// the subscribe has returned, a producer is held until the buffer is below the limit
+    /// again, the values kept beyond it included.
     @inlinable
     mutating func receive(_ value: Element) -> ReceiveAction {
         switch state {
@@ -123,8 +129,7 @@ struct ConsumerBufferStateMachine<Element: Sendable, Failure: Error>: Sendable {
     /// `.blocking` buffer.
     @inlinable
     var producerMayBeHeld: Bool {
-        if let subscribingThread, subscribingThread.isCurrent { return false }
-        return currentThreadMayBeHeld()
+        !isSubscribing && currentThreadMayBeHeld()
     }
 
     /// The source completed. Returns the suspended consumer to resume with the completion.
@@ -256,12 +261,5 @@ struct ConsumerBufferStateMachine<Element: Sendable, Failure: Error>: Sendable {
         state = .ended
         swap(&buffer, &departure.discarded)
         return departure
-    }
-
-    /// Whether the consumer has had its last event or left.
-    @inlinable
-    var isEnded: Bool {
-        if case .ended = state { return true }
-        return false
     }
 }

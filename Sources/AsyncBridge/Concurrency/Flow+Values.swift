@@ -45,17 +45,21 @@ public enum FlowBufferingPolicy: Sendable, Hashable {
     ///   callback thread of a C or Objective-C API), not from the cooperative pool or an
     ///   actor, where blocking could starve the consumer it waits for;
     /// - not from the main thread (a consumer on the main actor needs it);
-    /// - not from inside the subscription itself: a source that emits synchronously when
-    ///   subscribed (`Flow.sequence`, `just`, a subject's replay) emits on the consumer's own
-    ///   thread, during `makeAsyncIterator()`.
+    /// - not while the subscription is being made, from any thread: until the flow's
+    ///   subscribe, which `makeAsyncIterator()` runs, has returned. A source that emits
+    ///   synchronously when subscribed (`Flow.sequence`, `just`, a subject's replay) emits on
+    ///   the consumer's own thread, and a source whose subscribe waits for the thread that
+    ///   sends (a `DispatchQueue.async` and a semaphore) would wait for itself.
     ///
     /// Anywhere else the buffer grows beyond `limit` instead, so nothing is lost and nothing
-    /// deadlocks. Do not use this policy when the producer's thread is the one the consumer
-    /// runs on (an actor with a custom executor on that thread's queue): it would wait for
-    /// itself. A held producer is released when the consumer takes a value or leaves: at once
-    /// for a `break` or a cancellation while the loop waits in `next()`; for a task cancelled
-    /// while the loop body runs, when the body returns and the loop asks again (so the body
-    /// must not wait for the held thread). Then it finds the subscription cancelled and stops.
+    /// deadlocks. Once the subscribe has returned, a producer that may be held waits until
+    /// the consumer has taken the buffer below `limit`, values kept beyond it included. Do not
+    /// use this policy when the producer's thread is the one the consumer runs on (an actor
+    /// with a custom executor on that thread's queue): it would wait for itself. A held
+    /// producer is released when the consumer takes a value or leaves: at once for a `break`
+    /// or a cancellation while the loop waits in `next()`; for a task cancelled while the
+    /// loop body runs, when the body returns and the loop asks again (so the body must not
+    /// wait for the held thread). Then it finds the subscription cancelled and stops.
     ///
     /// Only the thread that is delivering is held. Values that other threads send meanwhile
     /// wait in the flow's serialising queue, which is not bounded by `limit`: with several

@@ -27,17 +27,18 @@ final class FlowValuesStorage<Element: Sendable, Failure: Error>: ConsumerBuffer
         self.onDrop = onDrop
     }
 
-    /// Subscribes to `flow`. Inlinable so that the subscriber's closures, the per-value path,
-    /// are specialised for the caller's types.
+    /// Subscribes to `flow`. No producer is held until the subscribe returns (see
+    /// ``ConsumerBufferStateMachine/isSubscribing``). Inlinable so that the subscriber's
+    /// closures, the per-value path, are specialised for the caller's types.
     @inlinable
     func start(_ flow: Flow<Element, Failure>) {
-        state.withLock { $0.subscribingThread = .current }
+        state.withLock { $0.isSubscribing = true }
         flow.run(FlowSubscriber(
             subscription: subscription,
             receive: { [self] value in receive(value) },
             complete: { [self] completion in complete(completion) }
         ))
-        state.withLock { $0.subscribingThread = nil }
+        state.withLock { $0.isSubscribing = false }
     }
 
     /// A value from the flow.

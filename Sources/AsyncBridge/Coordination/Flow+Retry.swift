@@ -48,7 +48,7 @@ extension Flow {
                         complete: { completion in
                             switch completion {
                             case .finished:
-                                if retry.attemptEnded(number) { subscriber.complete(.finished) }
+                                retry.attemptEnded(number) { subscriber.complete(.finished) }
                             case .failure(let error):
                                 retry.attemptFailed(number, error)
                             }

@@ -45,7 +45,7 @@ extension Future {
                         case .failure(let error)?:
                             retry.attemptFailed(number, error)
                         case let outcome?:
-                            if retry.attemptEnded(number) { completer.complete(outcome) }
+                            retry.attemptEnded(number) { completer.complete(outcome) }
                         case nil:
                             break  // this attempt was cancelled
                         }

@@ -17,8 +17,14 @@
 /// `Context` is what the attempts need (the upstream, the subscriber, the policy); it is held
 /// only while the run goes on, so that ending releases it even if the timer's task is still
 /// winding down.
+///
+/// Nothing is released here: the state changes only through ``transition(to:)``, which hands
+/// back the state it left as ``Released``, and every event returns that to the storage, which
+/// drops it after unlocking. The context holds the user's closures, and an attempt's cancel
+/// action its subscription or its future: released under the lock, an object they capture
+/// whose `deinit` cancels the run would take the lock again.
 struct RetryStateMachine<Context: Sendable>: Sendable {
-    private enum State {
+    fileprivate enum State {  // not private: `Released` carries one
         /// Attempt `number` runs, or is being started (`starting`: its starter has not returned;
         /// `retryNow`: it failed meanwhile and asked for an immediate retry, which the starter
         /// runs). `cancel` is its cancel action, once it registered one.
@@ -36,6 +42,25 @@ struct RetryStateMachine<Context: Sendable>: Sendable {
         state = .attempting(number: 1, starting: true, retryNow: false, cancel: nil, context)
     }
 
+    /// What an event let go of: the state it left, whose context and cancel action the new
+    /// state may no longer hold. The storage drops it after unlocking.
+    struct Released {
+        private var state: State?
+
+        init() {}
+
+        fileprivate init(_ state: State) {
+            self.state = state
+        }
+    }
+
+    /// Moves to `next`, handing back the state left: the only place that changes the state.
+    private mutating func transition(to next: State) -> Released {
+        var left = next
+        swap(&state, &left)
+        return Released(left)
+    }
+
     /// The context, for the first attempt's starter.
     var context: Context? {
         switch state {
@@ -48,15 +73,14 @@ struct RetryStateMachine<Context: Sendable>: Sendable {
     /// where it can (so that a cancellation racing the start reaches it), or once it has.
     /// Returns `false` if the run was cancelled meanwhile: the attempt does not start, or
     /// cancels itself.
-    mutating func register(_ number: Int, cancel: @escaping CancelAction) -> Bool {
+    mutating func register(_ number: Int, cancel: @escaping CancelAction) -> (registered: Bool, Released) {
         switch state {
         case .attempting(number, true, false, nil, let context):
-            state = .attempting(number: number, starting: true, retryNow: false, cancel: cancel, context)
-            return true
+            return (true, transition(to: .attempting(number: number, starting: true, retryNow: false, cancel: cancel, context)))
         case .ended(cancelled: true):
-            return false
+            return (false, Released())
         default:
-            return true  // it has ended already: there is nothing to cancel
+            return (true, Released())  // it has ended already: there is nothing to cancel
         }
     }
 
@@ -68,18 +92,17 @@ struct RetryStateMachine<Context: Sendable>: Sendable {
     }
 
     /// The start of attempt `number` returned.
-    mutating func attemptStarted(_ number: Int) -> Started {
+    mutating func attemptStarted(_ number: Int) -> (Started, Released) {
         switch state {
         case .attempting(number, true, false, let cancel, let context):
-            state = .attempting(number: number, starting: false, retryNow: false, cancel: cancel, context)
-            return .none
+            return (.none, transition(to: .attempting(number: number, starting: false, retryNow: false, cancel: cancel, context)))
         case .attempting(number, true, true, _, let context):
-            state = .attempting(number: number + 1, starting: true, retryNow: false, cancel: nil, context)
-            return .startNext(number: number + 1, context)
+            let released = transition(to: .attempting(number: number + 1, starting: true, retryNow: false, cancel: nil, context))
+            return (.startNext(number: number + 1, context), released)
         default:
             // It failed while starting and the run went on (a backoff, maybe a later attempt
             // already), or the run ended.
-            return .none
+            return (.none, Released())
         }
     }
 
@@ -101,39 +124,37 @@ struct RetryStateMachine<Context: Sendable>: Sendable {
     }
 
     /// Attempt `number` failed; `retryAfter` is the delay before the next one, `nil` for none.
-    mutating func attemptFailed(_ number: Int, retryAfter delay: Duration?) -> Failed {
+    /// The failed attempt's cancel action is let go of in every case.
+    mutating func attemptFailed(_ number: Int, retryAfter delay: Duration?) -> (Failed, Released) {
         switch state {
         case .attempting(number, let starting, false, _, let context):
             guard let delay else {
-                state = .ended(cancelled: false)
-                return .giveUp(context)
+                return (.giveUp(context), transition(to: .ended(cancelled: false)))
             }
             if delay > .zero {
-                state = .waiting(number: number + 1, timer: nil, context)
-                return .wait(number: number + 1, context)
+                return (.wait(number: number + 1, context), transition(to: .waiting(number: number + 1, timer: nil, context)))
             }
             if starting {
-                state = .attempting(number: number, starting: true, retryNow: true, cancel: nil, context)
-                return .none
+                return (.none, transition(to: .attempting(number: number, starting: true, retryNow: true, cancel: nil, context)))
             }
-            state = .attempting(number: number + 1, starting: true, retryNow: false, cancel: nil, context)
-            return .start(number: number + 1, context)
+            let released = transition(to: .attempting(number: number + 1, starting: true, retryNow: false, cancel: nil, context))
+            return (.start(number: number + 1, context), released)
         case .ended:
-            return .none  // cancelled meanwhile
+            return (.none, Released())  // cancelled meanwhile
         default:
             preconditionFailure("Internal inconsistency: attempt \(number) failed while \(state)")
         }
     }
 
     /// Attempt `number` ended the run (it succeeded, or ended in a way that is not retried).
-    /// Returns whether to deliver its outcome (`false`: the run was cancelled first).
-    mutating func attemptEnded(_ number: Int) -> Bool {
+    /// Returns whether to deliver its outcome (`false`: the run was cancelled first); the
+    /// context and the attempt's cancel action are let go of.
+    mutating func attemptEnded(_ number: Int) -> (deliver: Bool, Released) {
         switch state {
         case .attempting(number, _, false, _, _):
-            state = .ended(cancelled: false)
-            return true
+            return (true, transition(to: .ended(cancelled: false)))
         case .ended:
-            return false
+            return (false, Released())
         default:
             preconditionFailure("Internal inconsistency: attempt \(number) ended while \(state)")
         }
@@ -141,26 +162,24 @@ struct RetryStateMachine<Context: Sendable>: Sendable {
 
     /// The backoff timer's task was created. Returns `false` if the run ended meanwhile: the
     /// caller cancels it.
-    mutating func timerStarted(_ timer: Task<Void, Never>, before number: Int) -> Bool {
+    mutating func timerStarted(_ timer: Task<Void, Never>, before number: Int) -> (recorded: Bool, Released) {
         switch state {
         case .waiting(number, nil, let context):
-            state = .waiting(number: number, timer: timer, context)
-            return true
+            return (true, transition(to: .waiting(number: number, timer: timer, context)))
         case .ended:
-            return false
+            return (false, Released())
         default:
-            return true  // it has fired already
+            return (true, Released())  // it has fired already
         }
     }
 
     /// The backoff before attempt `number` is over: start it (`nil`: the run was cancelled).
-    mutating func timerFired(before number: Int) -> Context? {
+    mutating func timerFired(before number: Int) -> (Context?, Released) {
         switch state {
         case .waiting(number, _, let context):
-            state = .attempting(number: number, starting: true, retryNow: false, cancel: nil, context)
-            return context
+            return (context, transition(to: .attempting(number: number, starting: true, retryNow: false, cancel: nil, context)))
         case .ended:
-            return nil
+            return (nil, Released())
         default:
             preconditionFailure("Internal inconsistency: the backoff before attempt \(number) ended while \(state)")
         }
@@ -170,20 +189,18 @@ struct RetryStateMachine<Context: Sendable>: Sendable {
     struct Teardown {
         var cancelAttempt: CancelAction?
         var timer: Task<Void, Never>?
-        /// Released outside the lock.
-        var context: Context?
+        /// The context and the rest, dropped once the attempt and the timer are cancelled.
+        var released = Released()
     }
 
     /// The run is cancelled: no further attempt starts.
     mutating func cancel() -> Teardown {
         switch state {
-        case .attempting(_, _, _, let cancel, let context):
+        case .attempting(_, _, _, let cancel, _):
             // An attempt that has not registered its cancel action yet learns at ``register``.
-            state = .ended(cancelled: true)
-            return Teardown(cancelAttempt: cancel, timer: nil, context: context)
-        case .waiting(_, let timer, let context):
-            state = .ended(cancelled: true)
-            return Teardown(cancelAttempt: nil, timer: timer, context: context)
+            return Teardown(cancelAttempt: cancel, timer: nil, released: transition(to: .ended(cancelled: true)))
+        case .waiting(_, let timer, _):
+            return Teardown(cancelAttempt: nil, timer: timer, released: transition(to: .ended(cancelled: true)))
         case .ended:
             return Teardown()
         }

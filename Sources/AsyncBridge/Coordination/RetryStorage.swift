@@ -23,7 +23,9 @@ struct RetryContext<Failure: Error, C: Clock>: Sendable where C.Duration == Dura
 /// task asleep on the clock between a failure and the next attempt.
 ///
 /// The lock rule: events are decided under the lock; attempts start, the user's `shouldRetry`
-/// runs, timers start and stop, and attempts are cancelled after unlocking.
+/// runs, timers start and stop, attempts are cancelled, and what an event let go of (the
+/// context with the user's closures, an attempt's cancel action, a timer) is released after
+/// unlocking.
 ///
 /// ```swift
 /// let retry = RetryStorage(clock: clock, context: context)
@@ -31,13 +33,22 @@ struct RetryContext<Failure: Error, C: Clock>: Sendable where C.Duration == Dura
 /// ```
 final class RetryStorage<Failure: Error, C: Clock>: Sendable where C.Duration == Duration {
     typealias Context = RetryContext<Failure, C>
+    typealias Machine = RetryStateMachine<Context>
 
-    private let machine: Lock<RetryStateMachine<Context>>
+    private let machine: Lock<Machine>
     private let clock: C
 
     init(clock: C, context: Context) {
         self.clock = clock
         self.machine = .make(RetryStateMachine(context: context))
+    }
+
+    /// Decides `event` under the lock and returns its outcome; what it let go of is released
+    /// when this returns, unlocked.
+    private func decide<Outcome>(_ event: (inout Machine) -> (Outcome, Machine.Released)) -> Outcome {
+        let (outcome, released) = machine.withLock(event)
+        withExtendedLifetime(released) {}
+        return outcome
     }
 
     /// Starts the first attempt (unless the run was cancelled already).
@@ -53,7 +64,7 @@ final class RetryStorage<Failure: Error, C: Clock>: Sendable where C.Duration ==
         while let attempt = next {
             next = nil
             attempt.context.attempt(self, attempt.number)
-            if case .startNext(let number, let context) = machine.withLock({ $0.attemptStarted(attempt.number) }) {
+            if case .startNext(let number, let context) = decide({ $0.attemptStarted(attempt.number) }) {
                 next = (number, context)
             }
         }
@@ -62,14 +73,14 @@ final class RetryStorage<Failure: Error, C: Clock>: Sendable where C.Duration ==
     /// From attempt `number`, while it starts: how to cancel it. Returns `false` if the run
     /// was cancelled: the attempt must not start, or must cancel itself.
     func register(_ number: Int, cancel: @escaping CancelAction) -> Bool {
-        machine.withLock { $0.register(number, cancel: cancel) }
+        decide { $0.register(number, cancel: cancel) }
     }
 
     /// Attempt `number` failed with `error`: retry it (now or after the backoff), or give up.
     func attemptFailed(_ number: Int, _ error: Failure) {
         guard let context = machine.withLock({ $0.contextForFailure(of: number) }) else { return }
         let delay = context.retryDelay(after: number, error)
-        switch machine.withLock({ $0.attemptFailed(number, retryAfter: delay) }) {
+        switch decide({ $0.attemptFailed(number, retryAfter: delay) }) {
         case .none:
             break
         case .giveUp(let context):
@@ -84,23 +95,29 @@ final class RetryStorage<Failure: Error, C: Clock>: Sendable where C.Duration ==
                 } catch {
                     return  // cancelled with the run
                 }
-                guard let context = self.machine.withLock({ $0.timerFired(before: next) }) else { return }
+                guard let context = self.decide({ $0.timerFired(before: next) }) else { return }
                 self.run(next, context)
             }
-            if !machine.withLock({ $0.timerStarted(timer, before: next) }) { timer.cancel() }
+            if !decide({ $0.timerStarted(timer, before: next) }) { timer.cancel() }
         }
     }
 
-    /// Attempt `number` ended the run: returns whether to deliver its outcome (`false`: the run
-    /// was cancelled first).
-    func attemptEnded(_ number: Int) -> Bool {
-        machine.withLock { $0.attemptEnded(number) }
+    /// Attempt `number` ended the run: `deliver` hands its outcome on, unless the run was
+    /// cancelled first. The run's context is released after that, unlocked.
+    func attemptEnded(_ number: Int, deliver: () -> Void) {
+        let (shouldDeliver, released) = machine.withLock { $0.attemptEnded(number) }
+        withExtendedLifetime(released) {
+            if shouldDeliver { deliver() }
+        }
     }
 
     /// Cancels the run: the attempt in flight or the backoff's timer, and no attempt after.
+    /// What the run held is released last, unlocked.
     func cancel() {
         let teardown = machine.withLock { $0.cancel() }
-        teardown.timer?.cancel()
-        teardown.cancelAttempt?()
+        withExtendedLifetime(teardown) {
+            teardown.timer?.cancel()
+            teardown.cancelAttempt?()
+        }
     }
 }

@@ -300,8 +300,10 @@ struct FlowValuesTests {
     @Test func blockingProducerHoldsAPlainThreadUntilTheConsumerTakesAValue() async {
         let limit = 2
         let sent = AtomicCounter()
+        let subscribed = DispatchSemaphore(value: 0)
         let flow = Flow<Int, Never>.create { emitter in
             onPlainThread {
+                subscribed.wait()  // values sent while the subscribe runs are never held
                 for value in 0..<50 {
                     emitter.send(value)
                     sent.increment()
@@ -311,7 +313,9 @@ struct FlowValuesTests {
         }
         var received: [Int] = []
         var overruns = 0
-        for await value in flow.values(bufferingPolicy: .blockingProducer(limit: limit)) {
+        var iterator = flow.values(bufferingPolicy: .blockingProducer(limit: limit)).makeAsyncIterator()
+        subscribed.signal()
+        while let value = await iterator.next() {
             received.append(value)
             // Values taken + values buffered bound the sends that have returned.
             if sent.value > received.count + limit { overruns += 1 }
@@ -333,8 +337,8 @@ struct FlowValuesTests {
     }
 
     @Test func aSynchronousSourceSubscribedFromATaskIsNotHeld() async {
-        // It emits on the task's thread, which is never held (the subscribing-thread check is
-        // exercised on a plain thread, below).
+        // It emits on the task's thread, which is never held (the no-hold-while-subscribing
+        // rule is exercised on plain threads, below).
         var received: [Int] = []
         for await value in Flow<Int, Never>.sequence(0..<100).values(bufferingPolicy: .blockingProducer(limit: 1)) {
             received.append(value)
@@ -345,14 +349,65 @@ struct FlowValuesTests {
     @Test func subscribingOnAPlainThreadDoesNotHoldItself() async {
         let done = Countdown(1)
         onPlainThread {
-            // No task runs here: only the subscribing-thread check keeps this from waiting for
-            // a consumer that would run on this very thread.
+            // No task runs here: only the no-hold-while-subscribing rule keeps this from waiting
+            // for a consumer that would run on this very thread.
             let iterator = Flow<Int, Never>.sequence(0..<10)
                 .values(bufferingPolicy: .blockingProducer(limit: 1))
                 .makeAsyncIterator()
             withExtendedLifetime(iterator) { done.arrive() }
         }
         await done.wait()
+    }
+
+    @Test func aThreadSendingWhileTheSubscribeWaitsForItIsNotHeld() async throws {
+        // The source's subscribe waits for a thread that sends beyond the limit: holding that
+        // thread deadlocked `makeAsyncIterator()`. It is made on a plain thread, so that a
+        // deadlock blocks no thread of the test's pool and the test ends.
+        let limit = 1
+        let sentDuringSubscribe = DispatchSemaphore(value: 0)
+        let subscribeReturned = DispatchSemaphore(value: 0)  // for the producer
+        let iteratorMade = DispatchSemaphore(value: 0)  // for the test
+        let sent = AtomicCounter()
+        let flow = Flow<Int, Never>.create { emitter in
+            onPlainThread {
+                for value in 0..<3 {  // beyond the limit: buffered
+                    emitter.send(value)
+                    sent.increment()
+                }
+                sentDuringSubscribe.signal()
+                subscribeReturned.wait()
+                for value in 3..<20 {  // the subscribe has returned: held as usual
+                    emitter.send(value)
+                    sent.increment()
+                }
+                emitter.finish()
+            }
+            sentDuringSubscribe.wait()
+        }
+        let values = flow.values(bufferingPolicy: .blockingProducer(limit: limit))
+        let consumer = Box<Task<(received: [Int], overruns: Int), Never>?>(nil)
+        onPlainThread("consumer") {
+            let iterator = values.makeAsyncIterator()
+            consumer.value = Task {
+                var iterator = iterator
+                var received: [Int] = []
+                var overruns = 0
+                while let value = await iterator.next() {
+                    received.append(value)
+                    // Once the three sent during the subscribe are taken, the producer never
+                    // runs more than `limit` values ahead.
+                    if sent.value > max(received.count + limit, 3) { overruns += 1 }
+                }
+                return (received, overruns)
+            }
+            subscribeReturned.signal()
+            iteratorMade.signal()
+        }
+        #expect(iteratorMade.wait(timeout: .now() + 10) == .success, "makeAsyncIterator() deadlocked")
+        let result = try #require(consumer.value)
+        let (received, overruns) = await result.value
+        #expect(received == Array(0..<20), "nothing dropped")
+        #expect(overruns == 0)
     }
 
     @Test func theConsumerSendingFromItsOwnLoopIsNotHeld() async {
@@ -375,17 +430,20 @@ struct FlowValuesTests {
     @Test func leavingReleasesAHeldProducer() async {
         let cancels = AtomicCounter()
         let producerDone = Countdown(1)
+        let subscribed = DispatchSemaphore(value: 0)
         let flow = Flow<Int, Never>.create { emitter in
             onPlainThread {
+                subscribed.wait()  // values sent while the subscribe runs are never held
                 for value in 0..<100 { emitter.send(value) }  // held at the second value
                 producerDone.arrive()
             }
             return { cancels.increment() }
         }
-        for await value in flow.values(bufferingPolicy: .blockingProducer(limit: 1)) {
-            #expect(value == 0)
-            break
-        }
+        do {
+            var iterator = flow.values(bufferingPolicy: .blockingProducer(limit: 1)).makeAsyncIterator()
+            subscribed.signal()
+            #expect(await iterator.next() == 0)
+        }  // released, as a `break` releases it
         await producerDone.wait()
         #expect(cancels.value == 1)
     }
@@ -393,8 +451,10 @@ struct FlowValuesTests {
     @Test func cancellingTheConsumerReleasesAHeldProducer() async {
         let producerDone = Countdown(1)
         let sent = Countdown(2)
+        let subscribed = DispatchSemaphore(value: 0)
         let flow = Flow<Int, Never>.create { emitter in
             onPlainThread {
+                subscribed.wait()  // values sent while the subscribe runs are never held
                 for value in 0..<100 {
                     emitter.send(value)
                     sent.arrive()
@@ -404,6 +464,7 @@ struct FlowValuesTests {
         }
         let consumer = Task {
             var iterator = flow.values(bufferingPolicy: .blockingProducer(limit: 2)).makeAsyncIterator()
+            subscribed.signal()
             await sent.wait()  // two values buffered: the producer is held at the third
             cancellingCurrentTask()
             return await iterator.next()

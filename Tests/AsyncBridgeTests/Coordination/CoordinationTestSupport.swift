@@ -39,6 +39,14 @@ final class DeinitSignal: Sendable {
     deinit { released.record(()) }
 }
 
+/// Calls `onRelease` from its deinitialiser: captured by a closure the code under test holds,
+/// it runs whatever it is given wherever that closure is released.
+final class ReleaseHook: Sendable {
+    let onRelease: @Sendable () -> Void
+    init(_ onRelease: @escaping @Sendable () -> Void) { self.onRelease = onRelease }
+    deinit { onRelease() }
+}
+
 /// Waits until `condition` holds, letting other tasks run in between. For states that the
 /// code under test reaches without telling anyone (callers that joined a flight and wait).
 /// Throws `CancellationError` when the test's time limit cancels it.

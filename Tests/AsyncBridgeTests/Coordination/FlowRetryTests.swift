@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @_spi(AsyncBridgeInternals) import AsyncBridge
 import AsyncBridgeTesting
@@ -187,6 +188,28 @@ struct FlowRetryTests {
             #expect(recorder.events == [.finished])
         }
         #expect(captured == nil, "after completion")
+    }
+
+    @Test func aShouldRetryWhoseReleaseCancelsTheSubscriptionDoesNotDeadlock() {
+        // Once the flow itself is gone, the retry's context is what holds `shouldRetry`: the
+        // end of the run releases it, and with it an object whose deinit cancels the
+        // subscription, which reaches the retry again. Released under the retry's lock, it
+        // deadlocked; the finish runs on a thread of its own so that a deadlock ends the test.
+        let source = Resubscribable<Int>()
+        let recorder = Box<FlowRecorder<Int, TestError>?>(nil)
+        do {
+            let hook = ReleaseHook { recorder.value?.cancel() }
+            recorder.value = FlowRecorder(source.flow.retry(maxAttempts: 3) { _ in _ = hook; return true })
+        }
+        source.latest?.fail(TestError())
+        #expect(source.subscriptions == 2)
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "finisher").async {
+            source.latest?.finish()
+            finished.signal()
+        }
+        #expect(finished.wait(timeout: .now() + 10) == .success, "the release of the context deadlocked")
+        #expect(recorder.value?.events == [.finished], "delivered, then the context is released")
     }
 
     @Test func cancellationRacingTheBackoffTimerStartsNoAttemptAfterIt() async {
