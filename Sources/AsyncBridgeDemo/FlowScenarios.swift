@@ -16,10 +16,11 @@ enum FlowScenarios {
         _ describe: @escaping @Sendable (Element) -> String
     ) async throws {
         try await withCompletion { (done: @escaping @Sendable () -> Void) in
-            flow.subscribe(onValue: { print("  \(describe($0))") }, onCompletion: { completion in
+            let token = flow.subscribe(onValue: { print("  \(describe($0))") }, onCompletion: { completion in
                 print("  \(completion)")
                 done()
             })
+            return { token.cancel() }   // the awaiting task was cancelled
         }
     }
 
@@ -87,7 +88,7 @@ enum FlowScenarios {
         relay.view.flow.subscribe(onValue: { isOn in
             shown.increment()
             print("  switch shows \(isOn)")
-        }).store(in: bag)
+        }, onCompletion: { _ in }).store(in: bag)
         relay.view.accept(true)   // the user flips the switch
         print("API calls: \(apiCalls.count); the switch was updated \(shown.count) times (initial + answer)")
     }

@@ -41,7 +41,7 @@ extension Flow where Element: Sendable, Failure == any Error {
     /// ```swift
     /// let data = Flow { legacy.fetchData(completion: $0) }   // Flow<Data, any Error>
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element?, (any Error)?) -> Void) -> Void) {
         self = .deferred { Flow(Future(body)) }
     }
@@ -67,7 +67,7 @@ extension Flow where Element == Void, Failure == any Error {
     /// ```swift
     /// let saved = Flow { store.save(user, completion: $0) }   // Flow<Void, any Error>
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void) {
         self = .deferred { Flow(Future(body)) }
     }
@@ -117,7 +117,7 @@ extension Flow where Element == Void, Failure == Never {
     /// ```swift
     /// let dismissed = Flow { presenter.dismiss(animated: true, completion: $0) }
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> Void) {
         self = .deferred { Flow(Future(body)) }
     }

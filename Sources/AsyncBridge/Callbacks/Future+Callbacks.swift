@@ -48,7 +48,7 @@ extension Future where Failure == any Error {
     /// ```swift
     /// let data = Future { legacy.fetchData(completion: $0) }   // Future<Data, any Error>
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> Void) {
         self.init(operation: .valueOrError(body))
     }
@@ -74,7 +74,7 @@ extension Future where Success == Void, Failure == any Error {
     /// ```swift
     /// let saved = Future { store.save(user, completion: $0) }   // Future<Void, any Error>
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void) {
         self.init(operation: .error(body))
     }
@@ -132,7 +132,7 @@ extension Future where Success == Void, Failure == Never {
     /// ```swift
     /// let dismissed = Future { presenter.dismiss(animated: true, completion: $0) }
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> Void) {
         self.init(operation: .signal(body))
     }

@@ -14,6 +14,10 @@ extension Future {
     ///   - completion: Called once with the outcome.
     /// - Returns: A token that cancels this subscription. Releasing it does not cancel.
     ///
+    /// Unlike `Flow`'s `subscribe` methods, the token may be discarded: this subscription ends
+    /// by itself once `completion` has been called, releasing everything it held, so a
+    /// dropped token leaks nothing (and the old callers this bridges to rarely cancel).
+    ///
     /// An async function exposed to old callers is one line:
     ///
     /// ```swift

@@ -80,7 +80,7 @@ public func withCompletion<Success: Sendable, Failure: Error>(
 /// ```swift
 /// let data = try await withCompletion { legacy.fetchData(completion: $0) }
 /// ```
-@inlinable @inline(__always) @_disfavoredOverload
+@inlinable @inline(__always)
 public func withCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> Void
@@ -115,7 +115,7 @@ public func withCompletion<Success: Sendable>(
 /// ```swift
 /// try await withCompletion { store.save(user, completion: $0) }
 /// ```
-@inlinable @inline(__always) @_disfavoredOverload
+@inlinable @inline(__always)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void
@@ -187,7 +187,7 @@ public func withNeverFailingCompletion<Success: Sendable>(
 /// ```swift
 /// try await withCompletion { presenter.dismiss(animated: true, completion: $0) }
 /// ```
-@inlinable @inline(__always) @_disfavoredOverload
+@inlinable @inline(__always)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable () -> Void) -> Void

@@ -30,9 +30,14 @@ extension Flow {
     ///   - owner: the object the subscription works for; held weakly.
     ///   - onValue: called with the owner and each value, while the owner lives.
     ///   - onCompletion: called with the owner and the completion, if the owner still lives.
+    /// The completion handler may be left out: the required `owner` keeps a lone trailing
+    /// closure (`flow.subscribe { … }`) from ever meaning this method. The token must be kept
+    /// (releasing it does not cancel), so the result is not discardable: store it in the
+    /// owner's bag, or write `_ =` for a subscription that may run until the owner is gone and
+    /// the source emits again.
+    ///
     /// - Returns: a token that cancels the subscription. Releasing it does not cancel.
     @inlinable
-    @discardableResult
     public func subscribe<Owner: AnyObject & Sendable>(
         with owner: Owner,
         onValue: @escaping @Sendable (Owner, Element) -> Void,

@@ -17,7 +17,7 @@
 /// ```swift
 /// let token = Flow.sequence([1, 2, 3])
 ///     .map { $0 * 10 }
-///     .subscribe(onValue: { print($0) }, onCompletion: { print($0) })
+///     .subscribe { event in print(event) }   // value(10), value(20), value(30), finished
 /// ```
 ///
 /// RxSwift: `Observable`; Combine: `AnyPublisher`.
@@ -31,36 +31,61 @@ public struct Flow<Element: Sendable, Failure: Error>: Sendable {
         self.run = run
     }
 
-    /// Subscribes with one handler for every event.
+    /// Subscribes with one handler for every event: the meaning of a lone trailing closure.
     ///
     /// Events come one at a time, on the thread the source emits on. Cancelling the returned
-    /// token stops deliveries and runs the source's cancel action; releasing it does not
-    /// cancel (store it in a ``CancellationBag`` to tie it to an owner's life).
+    /// token stops deliveries and runs the source's cancel action.
     ///
     /// ```swift
     /// flow.subscribe { event in events.append(event) }.store(in: bag)
     /// ```
+    ///
+    /// `flow.subscribe { … }` always means this method, whatever the closure's body: it is the
+    /// only `subscribe` that takes a single trailing closure (``subscribe(onValue:onCompletion:)``
+    /// requires both of its handlers, and ``subscribe(with:onValue:onCompletion:)`` its owner).
+    /// It receives events rather than values because that is RxSwift's `subscribe { event in }`,
+    /// whose name this method shares, and because a handler of events cannot forget the
+    /// failure: a closure that only handles values would drop it without a word (Combine's
+    /// `sink(receiveValue:)` exists only for flows that cannot fail, for that reason).
+    ///
+    /// The token must be kept: releasing it does **not** cancel (as RxSwift's `Disposable`,
+    /// unlike Combine's `AnyCancellable`), so a subscription whose token is dropped runs as long
+    /// as its source does. The result is therefore not discardable: the compiler warns about a
+    /// forgotten `.store(in: bag)`. Write `_ = flow.subscribe { … }` for a subscription that is
+    /// meant to live as long as its source.
+    ///
+    /// RxSwift: `subscribe(_ on: (Event) -> Void)`; Combine: `sink(receiveCompletion:receiveValue:)`
+    /// (two handlers).
+    ///
+    /// - Returns: a token that cancels the subscription. Releasing it does not cancel.
     @inlinable
-    @discardableResult
     public func subscribe(_ onEvent: @escaping @Sendable (FlowEvent<Element, Failure>) -> Void) -> CancellationToken {
         subscribe(onValue: { onEvent(.value($0)) }, onCompletion: { onEvent(FlowEvent($0)) })
     }
 
     /// Subscribes with a handler for values and one for the completion.
     ///
+    /// Both handlers are required, so that a lone trailing closure (`flow.subscribe { … }`)
+    /// always means ``subscribe(_:)``, which receives events: with a default completion
+    /// handler, Swift would match a trailing closure to `onValue` too (SE-0286), and the
+    /// closure's body would decide which method it meant. For values only, write
+    /// `onCompletion: { _ in }`: a failure ignored is then ignored in writing.
+    ///
+    /// The token must be kept: releasing it does **not** cancel, so the result is not
+    /// discardable (see ``subscribe(_:)``).
+    ///
     /// RxSwift: `subscribe(onNext:onError:onCompleted:)`; Combine: `sink(receiveCompletion:receiveValue:)`.
     ///
     /// ```swift
-    /// let token = names.subscribe(onValue: { label.text = $0 }, onCompletion: { _ in spinner.stop() })
+    /// names.subscribe(onValue: { label.text = $0 }, onCompletion: { _ in spinner.stop() })
+    ///     .store(in: bag)
     /// ```
     ///
-    /// A trailing closure alone (`flow.subscribe { … }`) means ``subscribe(_:)``, which
-    /// receives events; name `onValue:` to use this one.
-    @inlinable @_disfavoredOverload
-    @discardableResult
+    /// - Returns: a token that cancels the subscription. Releasing it does not cancel.
+    @inlinable
     public func subscribe(
         onValue: @escaping @Sendable (Element) -> Void,
-        onCompletion: @escaping @Sendable (FlowCompletion<Failure>) -> Void = { _ in }
+        onCompletion: @escaping @Sendable (FlowCompletion<Failure>) -> Void
     ) -> CancellationToken {
         let subscription = FlowSubscription()
         let ended = SerialState(false)

@@ -1,11 +1,23 @@
 /// A handle that cancels a subscription or an operation, at most once.
 ///
-/// Releasing a token does **not** cancel: a completion-block API called as
-/// `api.load { … }` with its handle ignored must keep running. Call ``cancel()`` to cancel.
+/// Releasing a token does **not** cancel; call ``cancel()``, or store the token in a
+/// ``CancellationBag`` that cancels it when its owner goes. This is RxSwift's choice for
+/// `Disposable`, not Combine's (`AnyCancellable` cancels when released), because the same
+/// token is handed back by completion-block bridges, where `api.load { … }` with its handle
+/// ignored must keep running.
+///
+/// A dropped token is not a silent leak, though: `Flow`'s `subscribe` methods return it
+/// without `@discardableResult`, so forgetting `.store(in: bag)` is a compiler warning (an
+/// error under `-warnings-as-errors`), as RxSwift warns about an unused `Disposable`. Write
+/// `_ = flow.subscribe { … }` for a subscription meant to live as long as its source.
+/// `Future`'s `subscribe(on:_:)` keeps `@discardableResult`: its subscription ends by itself
+/// with the one result, and releases everything then.
 ///
 /// ```swift
 /// let token = future.subscribe(on: .main) { result in render(result) }
 /// token.cancel()   // the operation's cancel action runs; `render` gets CancellationError
+///
+/// flow.subscribe { event in print(event) }.store(in: bag)   // cancelled with the bag
 /// ```
 ///
 /// RxSwift: `Disposable`; Combine: `AnyCancellable` (which, unlike this token, cancels when

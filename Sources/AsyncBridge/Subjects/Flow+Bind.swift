@@ -3,7 +3,8 @@ extension Flow where Failure == Never {
     ///
     /// A relay cannot end, so when this flow finishes the relay simply hears no more from it.
     /// The binding holds the relay (as RxSwift's and Combine's do); cancel the token, or store
-    /// it in the owner's bag, to let go. Releasing the token does not cancel.
+    /// it in the owner's bag, to let go. Releasing the token does not cancel, so the result is
+    /// not discardable (as with `subscribe`, a forgotten `.store(in: bag)` is a warning).
     ///
     /// RxSwift: `bind(to:)` (RxRelay); Combine: `subscribe(_:)` with a subject, or
     /// `assign(to:)`.
@@ -13,9 +14,8 @@ extension Flow where Failure == Never {
     /// toggle.userChanges.bind(to: notificationsRelay.view).store(in: bag)
     /// ```
     @inlinable
-    @discardableResult
     public func bind<Relay: FlowRelay>(to relay: Relay) -> CancellationToken where Relay.Element == Element {
-        subscribe(onValue: { relay.accept($0) })
+        subscribe(onValue: { relay.accept($0) }, onCompletion: { _ in })
     }
 }
 
@@ -25,7 +25,7 @@ extension Flow {
     ///
     /// The binding holds the subject (as RxSwift's and Combine's do); cancel the token, or
     /// store it in the owner's bag, to let go. Cancelling does not complete the subject.
-    /// Releasing the token does not cancel.
+    /// Releasing the token does not cancel, so the result is not discardable.
     ///
     /// RxSwift: `bind(to:)` / `subscribe(observer)`; Combine: `subscribe(_:)` with a subject.
     ///
@@ -34,7 +34,6 @@ extension Flow {
     /// uploadProgress.bind(to: progress).store(in: bag)
     /// ```
     @inlinable
-    @discardableResult
     public func bind<Subject: FlowSubject>(to subject: Subject) -> CancellationToken
     where Subject.Element == Element, Subject.Failure == Failure {
         subscribe(

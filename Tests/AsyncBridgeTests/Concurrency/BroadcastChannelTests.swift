@@ -294,7 +294,7 @@ struct BroadcastChannelTests {
             channel.send(2)   // nobody consumes now: kept for the next consumer
             channel.finish()
             done.arrive()
-        })
+        }, onCompletion: { _ in })
         channel.send(1)
         await done.wait()
         var next = channel.makeAsyncIterator()

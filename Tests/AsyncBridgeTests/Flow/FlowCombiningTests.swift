@@ -52,7 +52,7 @@ struct FlowCombiningTests {
             if inside.value > 1 { overlaps.increment() }
             count.increment()
             inside.decrement()
-        })
+        }, onCompletion: { _ in })
         DispatchQueue.concurrentPerform(iterations: 4) { index in
             for value in 0..<2_000 { sources[index].send(value) }
         }

@@ -15,7 +15,7 @@ struct FlowCreateTests {
             if inHandler.value > 1 { overlaps.increment() }
             recorder.value.append(value)
             inHandler.decrement()
-        })
+        }, onCompletion: { _ in })
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for index in 0..<1_000 { emitter.value?.send(thread * 1_000 + index) }
         }
@@ -62,7 +62,7 @@ struct FlowCreateTests {
                 // Queued behind this delivery; released once delivered, unlocked.
                 emitter.value?.send(Message(text: "hooked", hook: ReleaseHook { emitter.value?.send(Message(text: "from deinit")) }))
             }
-        })
+        }, onCompletion: { _ in })
         emitter.value?.send(Message(text: "first"))
         #expect(received.value == ["first", "hooked", "from deinit"])
         token.cancel()
@@ -82,7 +82,7 @@ struct FlowCreateTests {
                 _ = forHandler
                 entered.signal()
                 proceed.wait()
-            })
+            }, onCompletion: { _ in })
         }
         DispatchQueue(label: "sender").async {
             emitter.value?.send(1)
@@ -126,10 +126,10 @@ struct FlowCreateTests {
     @Test func aHandlerThatSendsAgainReentrantlyIsServedInOrder() {
         let emitter = Box<FlowEmitter<Int, Never>?>(nil)
         let seen = Box<[Int]>([])
-        Flow<Int, Never>.create { emitter.value = $0 }.subscribe(onValue: { value in
+        _ = Flow<Int, Never>.create { emitter.value = $0 }.subscribe(onValue: { value in
             seen.value.append(value)
             if value < 3 { emitter.value?.send(value + 1) }  // re-entrant send
-        })
+        }, onCompletion: { _ in })
         emitter.value?.send(1)
         #expect(seen.value == [1, 2, 3])
     }
@@ -141,7 +141,7 @@ struct FlowCreateTests {
         token.value = Flow<Int, Never>.create { emitter.value = $0 }.subscribe(onValue: { value in
             seen.value.append(value)
             token.value?.cancel()
-        })
+        }, onCompletion: { _ in })
         emitter.value?.send(1)
         emitter.value?.send(2)
         #expect(seen.value == [1])

@@ -7,7 +7,7 @@ struct FlowSubscribeWithTests {
     @Test func theOwnerIsHandedToTheHandlers() {
         let owner = SubscribeWithOwner(name: "profile")
         let seen = Box<[String]>([])
-        Flow<Int, TestError>.sequence([1, 2]).subscribe(
+        _ = Flow<Int, TestError>.sequence([1, 2]).subscribe(
             with: owner,
             onValue: { owner, value in seen.value.append("\(owner.name) \(value)") },
             onCompletion: { owner, completion in seen.value.append("\(owner.name) \(completion == .finished)") }
@@ -42,7 +42,7 @@ struct FlowSubscribeWithTests {
         let seen = Box<[Int]>([])
         do {
             let owner = SubscribeWithOwner()
-            source.subscribe(with: owner) { _, value in seen.value.append(value) }
+            _ = source.subscribe(with: owner) { _, value in seen.value.append(value) }
             emitter.value?.send(1)
         }
         #expect(cancels.value == 0, "nothing has happened since the owner went")
@@ -59,7 +59,7 @@ struct FlowSubscribeWithTests {
         let completions = AtomicCounter()
         do {
             let owner = SubscribeWithOwner()
-            subject.flow.subscribe(with: owner, onValue: { _, _ in }, onCompletion: { _, _ in completions.increment() })
+            _ = subject.flow.subscribe(with: owner, onValue: { _, _ in }, onCompletion: { _, _ in completions.increment() })
         }
         subject.finish()
         #expect(completions.value == 0)
@@ -72,7 +72,7 @@ struct FlowSubscribeWithTests {
             let owner = SubscribeWithOwner()
             let tracked = Tracked()
             capture = tracked
-            subject.flow.subscribe(with: owner) { _, _ in _ = tracked }
+            _ = subject.flow.subscribe(with: owner) { _, _ in _ = tracked }
         }
         #expect(capture != nil, "the subject holds its subscriber until it hears the owner is gone")
         subject.send(1)

@@ -6,7 +6,7 @@ import AsyncBridgeTesting
 struct FlowTests {
     @Test func aSubscriberSeesValuesThenOneCompletion() {
         let events = Box<[FlowEvent<Int, Never>]>([])
-        Flow<Int, Never>.sequence([1, 2, 3]).subscribe { event in events.value.append(event) }
+        _ = Flow<Int, Never>.sequence([1, 2, 3]).subscribe { event in events.value.append(event) }
         #expect(events.value == [.value(1), .value(2), .value(3), .finished])
     }
 
@@ -66,7 +66,7 @@ struct FlowTests {
             let second = Tracked()
             completedCapture = first
             cancelledCapture = second
-            Flow<Int, Never>.just(1).subscribe { _ in _ = first }
+            _ = Flow<Int, Never>.just(1).subscribe { _ in _ = first }
             let token = Flow<Int, Never>.create { held.value = $0 }.subscribe { _ in _ = second }
             token.cancel()
         }

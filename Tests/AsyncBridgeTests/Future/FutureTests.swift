@@ -391,7 +391,7 @@ struct FutureTests {
         let received = Box<[Int]>([])
         let token: CancellationToken
         if throughFlow {
-            token = Flow<Int, Never>(body).subscribe(onValue: { value in received.value.append(value) })
+            token = Flow<Int, Never>(body).subscribe(onValue: { value in received.value.append(value) }, onCompletion: { _ in })
         } else {
             token = Future<Int, Never>(body).subscribe { result in received.value.append((try? result.get()) ?? -2) }
         }

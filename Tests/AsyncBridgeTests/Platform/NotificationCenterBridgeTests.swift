@@ -71,7 +71,7 @@ struct NotificationCenterBridgeTests {
         let center = NotificationCenter()
         let recorder = FlowRecorder(notificationValues(center, named: ticked))
         let subject = PublishSubject<Int, Never>()
-        let token = subject.flow.subscribe(onValue: { post($0, to: center) })
+        let token = subject.flow.subscribe(onValue: { post($0, to: center) }, onCompletion: { _ in })
         subject.send(7)
         subject.send(8)
         token.cancel()

@@ -41,11 +41,11 @@ struct BehaviorRelayTests {
     @Test func aHandlerThatAcceptsIntoItsOwnRelayIsServedAfterTheCurrentValue() {
         let relay = BehaviorRelay(value: 0)
         let seen = Box<[Int]>([])
-        relay.flow.subscribe(onValue: { value in
+        _ = relay.flow.subscribe(onValue: { value in
             seen.value.append(value)
             if value < 3 { relay.accept(value + 1) }  // re-entrant
             #expect(relay.value == min(value + 1, 3), "value reflects the accept at once")
-        })
+        }, onCompletion: { _ in })
         #expect(seen.value == [0, 1, 2, 3])
         #expect(relay.value == 3)
     }

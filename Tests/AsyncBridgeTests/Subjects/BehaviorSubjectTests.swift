@@ -58,7 +58,7 @@ struct BehaviorSubjectTests {
                 entered.record(())
                 proceed.wait()
             }
-        })
+        }, onCompletion: { _ in })
         let sent = CompletionSpy<Void>()
         // A thread of its own: blocking it must not take one from the shared pool.
         DispatchQueue(label: "sender").async {

@@ -27,7 +27,7 @@ struct BidirectionalBehaviorRelayTests {
         control.userChanges.flow.bind(to: relay.view).store(in: bag)
         relay.work.flow.subscribe(onValue: { isOn in
             api.setNotifications(isOn) { relay.work.accept($0) }
-        }).store(in: bag)
+        }, onCompletion: { _ in }).store(in: bag)
         #expect(api.calls.value == [], "binding calls nothing")
 
         control.userFlips()
@@ -48,7 +48,7 @@ struct BidirectionalBehaviorRelayTests {
         control.userChanges.flow.bind(to: relay.view).store(in: bag)
         relay.work.flow.subscribe(onValue: { isOn in
             api.setNotifications(isOn) { relay.work.accept($0) }
-        }).store(in: bag)
+        }, onCompletion: { _ in }).store(in: bag)
 
         control.userFlips()
         #expect(api.calls.value == [true])
@@ -66,7 +66,7 @@ struct BidirectionalBehaviorRelayTests {
         control.userChanges.flow.bind(to: shared).store(in: bag)
         shared.flow.subscribe(onValue: { isOn in
             api.setNotifications(isOn) { shared.accept($0) }
-        }).store(in: bag)
+        }, onCompletion: { _ in }).store(in: bag)
 
         control.userFlips()
         #expect(api.calls.value.count == 6, "five answers, each heard as a new request, and one unanswered call")

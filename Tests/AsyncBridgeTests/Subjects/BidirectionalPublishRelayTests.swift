@@ -35,7 +35,7 @@ struct BidirectionalPublishRelayTests {
         // work side: each flip calls the API, whose answer goes back to the view
         relay.work.flow.subscribe(onValue: { isOn in
             api.setNotifications(isOn) { relay.work.accept($0) }
-        }).store(in: bag)
+        }, onCompletion: { _ in }).store(in: bag)
 
         control.userFlips()
         #expect(api.calls.value == [true], "exactly one API call: the work side never hears its own result")

@@ -9,9 +9,9 @@ struct FlowBindTests {
         let behavior = BehaviorRelay(value: "-")
         let replay = ReplayRelay<String>(bufferSize: 2)
         let published = FlowRecorder(publish.flow)
-        marbleFlow("ab|").bind(to: publish)
-        marbleFlow("ab|").bind(to: behavior)
-        marbleFlow("abc|").bind(to: replay)
+        _ = marbleFlow("ab|").bind(to: publish)
+        _ = marbleFlow("ab|").bind(to: behavior)
+        _ = marbleFlow("abc|").bind(to: replay)
         publish.accept("c")
         #expect(published.events == marbles("abc"), "the source's finish does not end the relay")
         #expect(behavior.value == "b")
@@ -21,7 +21,7 @@ struct FlowBindTests {
     @Test func aFlowBindsValuesAndItsFinishIntoASubject() {
         let subject = PublishSubject<String, Never>()
         let recorder = FlowRecorder(subject.flow)
-        marbleFlow("ab|").bind(to: subject)
+        _ = marbleFlow("ab|").bind(to: subject)
         subject.send("c")  // ignored: the subject finished with its source
         #expect(recorder.events == marbles("ab|"))
     }
@@ -29,7 +29,7 @@ struct FlowBindTests {
     @Test func aFlowBindsItsFailureIntoASubject() {
         let subject = BehaviorSubject<String, TestError>(value: "x")
         let recorder = FlowRecorder(subject.flow)
-        marbleFlow("a#", failure: TestError(code: 9)).bind(to: subject)
+        _ = marbleFlow("a#", failure: TestError(code: 9)).bind(to: subject)
         #expect(recorder.events == marbles("xa#", failure: TestError(code: 9)))
     }
 

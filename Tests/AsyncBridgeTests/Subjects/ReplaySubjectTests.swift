@@ -53,9 +53,9 @@ struct ReplaySubjectTests {
             lateToken.value = subject.flow.subscribe(onValue: { value in
                 late.value.append(value)
                 if value == 2 { lateToken.value?.cancel() }
-            })
+            }, onCompletion: { _ in })
             #expect(late.value == [], "the replay comes after the current delivery")
-        })
+        }, onCompletion: { _ in })
         subject.send(4)
         subject.send(5)
         #expect(late.value == [1, 2])
@@ -68,10 +68,10 @@ struct ReplaySubjectTests {
         subject.send(1)
         subject.send(2)
         let joining = Box<[Int]>([])
-        subject.flow.subscribe(onValue: { value in
+        _ = subject.flow.subscribe(onValue: { value in
             joining.value.append(value)
             if value == 1 { subject.send(3) }  // re-entrant, during the replay
-        })
+        }, onCompletion: { _ in })
         #expect(joining.value == [1, 2, 3])
         #expect(existing.values == [1, 2, 3])
     }
@@ -87,7 +87,7 @@ struct ReplaySubjectTests {
                 entered.record(())
                 proceed.wait()
             }
-        })
+        }, onCompletion: { _ in })
         let sent = CompletionSpy<Void>()
         // A thread of its own: blocking it must not take one from the shared pool.
         DispatchQueue(label: "sender").async {

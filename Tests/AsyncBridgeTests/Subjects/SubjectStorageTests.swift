@@ -80,11 +80,11 @@ struct SubjectStorageTests {
             guard value >= 0 else { return }
             log.value.append("A\(value)")
             if value < 2 { subject.send(value + 1) }
-        })
+        }, onCompletion: { _ in })
         let second = subject.flow.subscribe(onValue: { value in
             guard value >= 0 else { return }
             log.value.append("B\(value)")
-        })
+        }, onCompletion: { _ in })
         subject.send(0)
         #expect(log.value == ["A0", "B0", "A1", "B1", "A2", "B2"])
         first.cancel()
@@ -101,7 +101,7 @@ struct SubjectStorageTests {
             cancelling.value.append(value)
             token.value?.cancel()
             subject.send(value + 10)  // after cancelling itself: others get it, it does not
-        })
+        }, onCompletion: { _ in })
         let other = FlowRecorder(subject.flow)
         subject.send(1)
         subject.send(2)
@@ -114,9 +114,9 @@ struct SubjectStorageTests {
     @Test func aHandlerThatCancelsAnotherSubscriberStopsItBeforeTheCurrentValue() {
         let subject = PublishSubject<Int, Never>()
         let victim = Box<CancellationToken?>(nil)
-        let first = subject.flow.subscribe(onValue: { _ in victim.value?.cancel() })
+        let first = subject.flow.subscribe(onValue: { _ in victim.value?.cancel() }, onCompletion: { _ in })
         let seen = Box<[Int]>([])
-        victim.value = subject.flow.subscribe(onValue: { seen.value.append($0) })
+        victim.value = subject.flow.subscribe(onValue: { seen.value.append($0) }, onCompletion: { _ in })
         subject.send(1)
         #expect(seen.value == [], "cancelled, on this thread, before its turn for this value")
         first.cancel()
@@ -127,7 +127,7 @@ struct SubjectStorageTests {
         let subject = kind.make()
         let victim = Box<CancellationToken?>(nil)
         let firstFinished = Box(false)
-        subject.flow.subscribe(onValue: { _ in }, onCompletion: { _ in
+        _ = subject.flow.subscribe(onValue: { _ in }, onCompletion: { _ in
             firstFinished.value = true
             victim.value?.cancel()
         })
@@ -157,9 +157,9 @@ struct SubjectStorageTests {
             let token = subject.flow.subscribe(onValue: { value in
                 _ = tracked
                 late.value.append(value)
-            })
+            }, onCompletion: { _ in })
             token.cancel()  // before its turn: no replay, never joins
-        })
+        }, onCompletion: { _ in })
         subject.send(1)
         subject.send(2)
         #expect(late.value == [])
@@ -179,7 +179,7 @@ struct SubjectStorageTests {
             token.value = subject.flow.subscribe(onValue: { value in
                 _ = tracked
                 if value == 1 { token.value?.cancel() }
-            })
+            }, onCompletion: { _ in })
         }
         subject.send(1)
         #expect(capture == nil, "the subject let go of it once the delivery ended")
@@ -203,9 +203,9 @@ struct SubjectStorageTests {
                 cancelled.signal()
             }
             cancelled.wait()  // the cancellation has returned
-        })
+        }, onCompletion: { _ in })
         let seen = Box<[Int]>([])
-        victim.value = subject.flow.subscribe(onValue: { seen.value.append($0) })
+        victim.value = subject.flow.subscribe(onValue: { seen.value.append($0) }, onCompletion: { _ in })
         subject.send(1)
         subject.send(3)
         #expect(!seen.value.contains(2) && !seen.value.contains(3))
@@ -221,7 +221,7 @@ struct SubjectStorageTests {
                 subject.finish()
                 subject.send(2)  // after the finish: ignored
             }
-        })
+        }, onCompletion: { _ in })
         let other = FlowRecorder(subject.flow)
         subject.send(1)
         #expect(other.events.filter { $0 != .value(SubjectKind.initialValue) } == [.value(1), .finished])
@@ -238,7 +238,7 @@ struct SubjectStorageTests {
         do {
             let tracked = Tracked()
             capture = tracked
-            token = subject.flow.subscribe(onValue: { _ in _ = tracked })
+            token = subject.flow.subscribe(onValue: { _ in _ = tracked }, onCompletion: { _ in })
         }
         subject.send(1)
         #expect(capture != nil)
@@ -255,7 +255,7 @@ struct SubjectStorageTests {
         do {
             let tracked = Tracked()
             early = tracked
-            subject.flow.subscribe(onValue: { _ in _ = tracked })
+            _ = subject.flow.subscribe(onValue: { _ in _ = tracked }, onCompletion: { _ in })
         }
         subject.send(1)
         #expect(early != nil)
@@ -264,7 +264,7 @@ struct SubjectStorageTests {
         do {
             let tracked = Tracked()
             late = tracked
-            subject.flow.subscribe(onValue: { _ in _ = tracked })
+            _ = subject.flow.subscribe(onValue: { _ in _ = tracked }, onCompletion: { _ in })
         }
         #expect(late == nil)
     }

@@ -31,7 +31,7 @@ final class StressSubscriber: Sendable {
         let values = values
         token.value = flow.subscribe(onValue: { value in
             probe.deliver { values.withLock { $0.append(value) } }
-        })
+        }, onCompletion: { _ in })
     }
 
     /// The values received, in order.

@@ -133,7 +133,7 @@ struct FlatMapStorageTests {
         token.value = variant.apply(outer.flow) { inners.flow($0) }.subscribe(onValue: { value in
             seen.value.append(value)
             token.value?.cancel()
-        })
+        }, onCompletion: { _ in })
         outer.send("a")
         inners.send("a", "1")
         inners.send("a", "2")
@@ -164,7 +164,7 @@ struct FlatMapStorageTests {
         token.value = trigger.flow.flatMap { _ in variant.apply(outer) { _ in inner } }.subscribe(onValue: { _ in
             seen.increment()
             token.value?.cancel()
-        })
+        }, onCompletion: { _ in })
         trigger.send(0)
         #expect(seen.value == 1)
         #expect(innerValues.value == 1, "the inner sequence stopped at once")
@@ -217,7 +217,7 @@ struct FlatMapStorageTests {
         let received = Box<[Int]>([])
         let finished = Box(false)
         let flow = variant.apply(outer.flow) { inners.flow("\($0)") }
-        flow.subscribe(
+        _ = flow.subscribe(
             onValue: { value in
                 inHandler.increment()
                 if inHandler.value > 1 { overlaps.increment() }
@@ -332,7 +332,7 @@ struct FlatMapCancelledInnerTests {
             }
         }
         let events = Box<[FlowEvent<String, TestError>]>([])
-        variant.apply(outer.flow) { key in
+        _ = variant.apply(outer.flow) { key in
             key == "a" ? Flow.sequence(gated).map { "a\($0)" } : inners.flow(key)
         }.subscribe { event in
             events.value.append(event)

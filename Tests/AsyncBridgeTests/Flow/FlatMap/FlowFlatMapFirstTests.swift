@@ -60,7 +60,7 @@ struct FlowFlatMapFirstTests {
 
     @Test func innersThatFinishInsideSubscribeNeverCauseAnIgnoredValue() {
         let count = AtomicCounter()
-        Flow<Int, Never>.sequence(0..<100_000).flatMapFirst { .just($0) }.subscribe(onValue: { _ in count.increment() })
+        _ = Flow<Int, Never>.sequence(0..<100_000).flatMapFirst { .just($0) }.subscribe(onValue: { _ in count.increment() }, onCompletion: { _ in })
         #expect(count.value == 100_000)
     }
 }

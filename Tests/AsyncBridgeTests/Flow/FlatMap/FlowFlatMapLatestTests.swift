@@ -111,7 +111,7 @@ struct FlowFlatMapLatestTests {
     @Test func aHundredThousandSynchronousSwitchesNeitherOverflowNorDeadlock() {
         let count = AtomicCounter()
         let finished = Box(false)
-        Flow<Int, Never>.sequence(0..<100_000).flatMapLatest { .just($0) }.subscribe(
+        _ = Flow<Int, Never>.sequence(0..<100_000).flatMapLatest { .just($0) }.subscribe(
             onValue: { _ in count.increment() },
             onCompletion: { _ in finished.value = true }
         )
@@ -140,7 +140,7 @@ struct FlowFlatMapLatestTests {
         let wentBack = AtomicCounter()
         let received = SharedLock([Int]())
         let finished = Box(false)
-        flow.subscribe(
+        _ = flow.subscribe(
             onValue: { inner in
                 inHandler.increment()
                 if inHandler.value > 1 { overlaps.increment() }

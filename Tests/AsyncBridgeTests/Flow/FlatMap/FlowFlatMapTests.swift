@@ -199,7 +199,7 @@ struct FlowFlatMapTests {
         }
         let count = AtomicCounter()
         let finished = Box(false)
-        flow.subscribe(onValue: { _ in count.increment() }, onCompletion: { _ in finished.value = true })
+        _ = flow.subscribe(onValue: { _ in count.increment() }, onCompletion: { _ in finished.value = true })
         #expect(count.value == 0, "every other value waits behind the first inner")
         first.send("0", 0)
         first.finish("0")  // the 99,999 queued inners start and finish in one loop
@@ -240,7 +240,7 @@ struct FlowFlatMapTests {
         let count = AtomicCounter()
         let last = Box(-1)
         let finished = Box(false)
-        Flow<Int, Never>.sequence(0..<100_000).flatMap { .just($0) }.subscribe(
+        _ = Flow<Int, Never>.sequence(0..<100_000).flatMap { .just($0) }.subscribe(
             onValue: { value in
                 count.increment()
                 last.value = value
