@@ -2,8 +2,10 @@
 // Seed 001's `Observable.create(from:)`, without the boilerplate. Each subscription makes
 // its own call (a `Flow` is cold); `share(replay: 1)` shares one.
 //
-// The shapes and their overload rules are those of `Future`'s initialisers: cancellable forms
-// return a `CancelAction`, which runs when the subscription is cancelled first. A broken
+// The shapes and their overload rules are those of `Future`'s initialisers (see
+// `Future+Callbacks.swift`: the body picks the shape; the cancellable forms, which return a
+// `CancelAction` that runs when the subscription is cancelled first, are disfavored so that a
+// body of several statements without `return` is the plain one). A broken
 // contract (a block dropped without being called) fails the flow when `Failure` is
 // `any Error`, and finishes it without a value otherwise; it is reported through
 // `AsyncBridgeDiagnostics` either way.
@@ -29,7 +31,7 @@ extension Flow where Element: Sendable {
     ///     return { request.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Element, Failure>) -> Void) -> CancelAction) {
         self = .deferred { Flow(Future(body)) }
     }
@@ -55,7 +57,7 @@ extension Flow where Element: Sendable, Failure == any Error {
     ///     return { task.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element?, (any Error)?) -> Void) -> CancelAction) {
         self = .deferred { Flow(Future(body)) }
     }
@@ -80,7 +82,7 @@ extension Flow where Element == Void, Failure == any Error {
     ///     return { job.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction) {
         self = .deferred { Flow(Future(body)) }
     }
@@ -105,7 +107,7 @@ extension Flow where Element: Sendable, Failure == Never {
     ///     return { request.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public static func neverFailing(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element) -> Void) -> CancelAction) -> Flow {
         .deferred { Flow(Future.neverFailing(body)) }
     }
@@ -130,7 +132,7 @@ extension Flow where Element == Void, Failure == Never {
     ///     return { flush.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> CancelAction) {
         self = .deferred { Flow(Future(body)) }
     }

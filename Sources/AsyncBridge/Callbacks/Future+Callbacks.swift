@@ -6,10 +6,19 @@
 // debug builds), and a block released without being called ends the run with
 // `AsyncBridgeError.completionNeverCalled`.
 //
-// The shapes are overloads of one initialiser, picked by the completion block's type. A
-// closure that just forwards the block (`Future { api.load(completion: $0) }`) selects its
-// shape by itself; in a closure of several statements the `Result` shape is assumed (with or
-// without a returned `CancelAction`), so name the block's type for the others: `Future { (completion: @escaping @Sendable (Data?, (any Error)?) -> Void) in … }`.
+// The shapes are overloads of one initialiser, picked by the completion block's type, which
+// the closure's body decides: `Future { api.load(completion: $0) }`, or a closure of several
+// statements that hands `completion` to the API or calls it (`completion(data, error)`). Only
+// when the body does not say (it ignores the block, or only stores it) is the call ambiguous;
+// then name the block's type:
+//
+//     Future { (completion: @escaping @Sendable (Data?, (any Error)?) -> Void) in … }
+//
+// Cancellable or not is told by the body too: a closure that returns a `CancelAction` can only
+// be the cancellable form. A closure of several statements with no `return` fits both (Swift
+// does not rule out a closure whose result type is not `Void` for lacking a `return`), so the
+// cancellable overloads are `@_disfavoredOverload`: that body is a plain one. That is the only
+// use of the attribute in this spoke; the shapes need none, since a body fits one shape only.
 
 extension Future {
     /// Wraps a `(Result<Success, Failure>) -> Void` completion-block API.
@@ -33,7 +42,7 @@ extension Future {
     ///     return { request.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction) {
         self.init(operation: .cancellableResult(body))
     }
@@ -62,7 +71,7 @@ extension Future where Failure == any Error {
     ///     return { task.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> CancelAction) {
         self.init(operation: .cancellableValueOrError(body))
     }
@@ -87,7 +96,7 @@ extension Future where Success == Void, Failure == any Error {
     ///     return { job.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction) {
         self.init(operation: .cancellableError(body))
     }
@@ -118,7 +127,7 @@ extension Future where Failure == Never {
     ///     return { request.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public static func neverFailing(
         _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
     ) -> Future {
@@ -145,7 +154,7 @@ extension Future where Success == Void, Failure == Never {
     ///     return { flush.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> CancelAction) {
         self.init(operation: .cancellableSignal(body))
     }

@@ -10,8 +10,11 @@
 // thread. Cancellation throws `CancellationError` straight away: a completion that comes later
 // is ignored.
 //
-// As with `Future`'s initialisers, the shape is picked by the completion block's type; a
-// closure of several statements gets the `Result` shape unless it names the block's type.
+// As with `Future`'s initialisers (see `Future+Callbacks.swift`), the shape is picked by the
+// completion block's type, which the closure's body decides, and a body that returns a
+// `CancelAction` is the cancellable form; the cancellable overloads are disfavored so that a
+// body of several statements without `return` is the plain one. A body that does not say which
+// shape it is (it ignores the block) names the block's type.
 //
 // Performance: each helper is inlined into its caller (`@inline(__always)`). Left out of line,
 // an async function with an `isolated` parameter costs a hop to that executor on entry and one
@@ -64,7 +67,7 @@ public func withCompletion<Success: Sendable, Failure: Error>(
 ///     return { request.cancel() }
 /// }
 /// ```
-@inlinable @inline(__always) @_disfavoredOverload
+@inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion<Success: Sendable, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction
@@ -100,7 +103,7 @@ public func withCompletion<Success: Sendable>(
 ///     return { task.cancel() }
 /// }
 /// ```
-@inlinable @inline(__always) @_disfavoredOverload
+@inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> CancelAction
@@ -134,7 +137,7 @@ public func withCompletion(
 ///     return { job.cancel() }
 /// }
 /// ```
-@inlinable @inline(__always) @_disfavoredOverload
+@inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction
@@ -172,7 +175,7 @@ public func withNeverFailingCompletion<Success: Sendable>(
 ///     return { request.cancel() }
 /// }
 /// ```
-@inlinable @inline(__always) @_disfavoredOverload
+@inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withNeverFailingCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
@@ -206,7 +209,7 @@ public func withCompletion(
 ///     return { flush.cancel() }
 /// }
 /// ```
-@inlinable @inline(__always) @_disfavoredOverload
+@inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable () -> Void) -> CancelAction
