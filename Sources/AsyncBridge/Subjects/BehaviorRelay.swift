@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// let modelRelay = BehaviorRelay(value: Model.default)
-/// modelRelay.flow.subscribe(onValue: { render($0) }).store(in: bag)   // render(.default) at once
+/// modelRelay.flow.subscribe(onValue: { render($0) }, onCompletion: { _ in }).store(in: bag)   // render(.default) at once
 /// modelRelay.accept(loaded)
 /// print(modelRelay.value)                                            // loaded
 /// ```
@@ -23,7 +23,7 @@ public final class BehaviorRelay<Element: Sendable>: FlowRelay {
     /// The current value, then what is accepted; never completes.
     ///
     /// ```swift
-    /// relay.flow.subscribe(onValue: { label.text = $0 }).store(in: bag)
+    /// relay.flow.subscribe(onValue: { label.text = $0 }, onCompletion: { _ in }).store(in: bag)
     /// ```
     public let flow: Flow<Element, Never>
 

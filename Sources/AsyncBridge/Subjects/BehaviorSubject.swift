@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// let session = BehaviorSubject<Session?, AuthError>(value: nil)
-/// session.flow.subscribe(onValue: { render($0) }).store(in: bag)   // render(nil) at once
+/// session.flow.subscribe(onValue: { render($0) }, onCompletion: { _ in }).store(in: bag)   // render(nil) at once
 /// session.send(Session(user: ada))
 /// print(session.value)                                              // the new session
 /// ```
@@ -30,7 +30,7 @@ public final class BehaviorSubject<Element: Sendable, Failure: Error>: FlowSubje
     /// The current value, then what is sent, then the completion.
     ///
     /// ```swift
-    /// subject.flow.subscribe(onValue: { label.text = $0 }).store(in: bag)
+    /// subject.flow.subscribe(onValue: { label.text = $0 }, onCompletion: { _ in }).store(in: bag)
     /// ```
     public let flow: Flow<Element, Failure>
 

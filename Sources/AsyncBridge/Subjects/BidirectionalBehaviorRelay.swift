@@ -18,7 +18,7 @@
 ///     .store(in: bag)
 /// notificationsSwitch.userChanges.bind(to: notificationsRelay.view).store(in: bag)
 /// notificationsRelay.work.flow
-///     .subscribe(onValue: { isOn in api.setNotifications(isOn) { notificationsRelay.work.accept($0) } })
+///     .subscribe(onValue: { isOn in api.setNotifications(isOn) { notificationsRelay.work.accept($0) } }, onCompletion: { _ in })
 ///     .store(in: bag)
 /// ```
 public final class BidirectionalBehaviorRelay<Element: Sendable>: Sendable {
@@ -28,7 +28,7 @@ public final class BidirectionalBehaviorRelay<Element: Sendable>: Sendable {
     /// Seed 003: `viewProperty`.
     ///
     /// ```swift
-    /// relay.view.flow.subscribe(onValue: { toggle.isOn = $0 }).store(in: bag)
+    /// relay.view.flow.subscribe(onValue: { toggle.isOn = $0 }, onCompletion: { _ in }).store(in: bag)
     /// ```
     public let view: RelayEndpoint<Element>
 

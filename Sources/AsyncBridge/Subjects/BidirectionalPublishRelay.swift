@@ -21,7 +21,7 @@
 ///     .subscribe(with: notificationsSwitch) { control, isOn in control.isOn = isOn }
 ///     .store(in: bag)
 /// notificationsRelay.work.flow
-///     .subscribe(onValue: { isOn in api.setNotifications(isOn) { notificationsRelay.work.accept($0) } })
+///     .subscribe(onValue: { isOn in api.setNotifications(isOn) { notificationsRelay.work.accept($0) } }, onCompletion: { _ in })
 ///     .store(in: bag)
 /// ```
 public final class BidirectionalPublishRelay<Element: Sendable>: Sendable {
@@ -39,7 +39,7 @@ public final class BidirectionalPublishRelay<Element: Sendable>: Sendable {
     /// Seed 003: `workProperty`.
     ///
     /// ```swift
-    /// relay.work.flow.subscribe(onValue: { save($0) }).store(in: bag)
+    /// relay.work.flow.subscribe(onValue: { save($0) }, onCompletion: { _ in }).store(in: bag)
     /// ```
     public let work: RelayEndpoint<Element>
 

@@ -31,7 +31,7 @@ public protocol FlowRelay<Element>: Sendable {
     /// The flow of what the relay emits; it never completes.
     ///
     /// ```swift
-    /// relay.flow.subscribe(onValue: { print($0) }).store(in: bag)
+    /// relay.flow.subscribe(onValue: { print($0) }, onCompletion: { _ in }).store(in: bag)
     /// ```
     var flow: Flow<Element, Never> { get }
 }

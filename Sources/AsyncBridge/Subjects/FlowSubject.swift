@@ -52,7 +52,7 @@ public protocol FlowSubject<Element, Failure>: Sendable {
     /// The flow of what is sent from now on (and, depending on the subject, what it replays).
     ///
     /// ```swift
-    /// subject.flow.subscribe(onValue: { print($0) }).store(in: bag)
+    /// subject.flow.subscribe(onValue: { print($0) }, onCompletion: { _ in }).store(in: bag)
     /// ```
     var flow: Flow<Element, Failure> { get }
 }

@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// let itemSelectedRelay = PublishRelay<Item>()
-/// itemSelectedRelay.flow.subscribe(onValue: { open($0) }).store(in: bag)
+/// itemSelectedRelay.flow.subscribe(onValue: { open($0) }, onCompletion: { _ in }).store(in: bag)
 /// itemSelectedRelay.accept(item)
 /// ```
 ///
@@ -21,7 +21,7 @@ public final class PublishRelay<Element: Sendable>: FlowRelay {
     /// What is accepted from now on; never completes.
     ///
     /// ```swift
-    /// relay.flow.subscribe(onValue: { print($0) }).store(in: bag)
+    /// relay.flow.subscribe(onValue: { print($0) }, onCompletion: { _ in }).store(in: bag)
     /// ```
     public let flow: Flow<Element, Never>
 

@@ -32,7 +32,7 @@ public final class PublishSubject<Element: Sendable, Failure: Error>: FlowSubjec
     /// The values sent from now on, then the completion.
     ///
     /// ```swift
-    /// subject.flow.map { $0 * 2 }.subscribe(onValue: { print($0) }).store(in: bag)
+    /// subject.flow.map { $0 * 2 }.subscribe(onValue: { print($0) }, onCompletion: { _ in }).store(in: bag)
     /// ```
     public let flow: Flow<Element, Failure>
 

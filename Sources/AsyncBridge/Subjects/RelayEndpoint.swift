@@ -21,7 +21,7 @@ public struct RelayEndpoint<Element: Sendable>: FlowRelay {
     /// the current value); never completes.
     ///
     /// ```swift
-    /// relay.work.flow.subscribe(onValue: { isOn in api.setNotifications(isOn) }).store(in: bag)
+    /// relay.work.flow.subscribe(onValue: { isOn in api.setNotifications(isOn) }, onCompletion: { _ in }).store(in: bag)
     /// ```
     public let flow: Flow<Element, Never>
 

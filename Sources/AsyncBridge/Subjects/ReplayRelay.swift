@@ -9,7 +9,7 @@
 /// ```swift
 /// let recentSearchesRelay = ReplayRelay<String>(bufferSize: 5)
 /// recentSearchesRelay.accept("swift")
-/// recentSearchesRelay.flow.subscribe(onValue: { print($0) }).store(in: bag)   // "swift"
+/// recentSearchesRelay.flow.subscribe(onValue: { print($0) }, onCompletion: { _ in }).store(in: bag)   // "swift"
 /// ```
 ///
 /// Threads: as for ``ReplaySubject`` — a new subscriber's replay never interleaves wrongly
@@ -20,7 +20,7 @@ public final class ReplayRelay<Element: Sendable>: FlowRelay {
     /// The buffered values, then what is accepted; never completes.
     ///
     /// ```swift
-    /// relay.flow.subscribe(onValue: { print($0) }).store(in: bag)
+    /// relay.flow.subscribe(onValue: { print($0) }, onCompletion: { _ in }).store(in: bag)
     /// ```
     public let flow: Flow<Element, Never>
 

@@ -16,7 +16,7 @@
 ///     case .failure(let error): response.fail(error)
 ///     }
 /// }
-/// response.flow.subscribe(onValue: { show($0) }).store(in: bag)   // even if it already arrived
+/// response.flow.subscribe(onValue: { show($0) }, onCompletion: { _ in }).store(in: bag)   // even if it already arrived
 /// ```
 ///
 /// - **Late subscribers** after the completion get the buffered values, then the completion
@@ -30,7 +30,7 @@ public final class ReplaySubject<Element: Sendable, Failure: Error>: FlowSubject
     /// The buffered values, then what is sent, then the completion.
     ///
     /// ```swift
-    /// subject.flow.subscribe(onValue: { print($0) }).store(in: bag)
+    /// subject.flow.subscribe(onValue: { print($0) }, onCompletion: { _ in }).store(in: bag)
     /// ```
     public let flow: Flow<Element, Failure>
 

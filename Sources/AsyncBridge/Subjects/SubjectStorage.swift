@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// let storage = SubjectStorage<Int, Never>(bufferSize: 1, initial: [0])
-/// storage.flow.subscribe(onValue: { print($0) })   // 0
+/// storage.flow.subscribe(onValue: { print($0) }, onCompletion: { _ in })   // 0
 /// storage.send(1)                                  // 1
 /// ```
 @usableFromInline
