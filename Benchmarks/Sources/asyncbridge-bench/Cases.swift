@@ -195,10 +195,10 @@ func flowMapFilter(_ iterations: Int) async throws {
     let transform = opaque { $0 &* 3 }
     let isIncluded = opaque { $0 & 1 == 0 }
     let sink = opaque { blackHole($0) }
-    Flow<Int, Never>.sequence(0..<opaque(iterations))
+    _ = Flow<Int, Never>.sequence(0..<opaque(iterations))
         .map(transform)
         .filter(isIncluded)
-        .subscribe(onValue: sink)
+        .subscribe(onValue: sink, onCompletion: { _ in })
 }
 
 func openCombineMapFilter(_ iterations: Int) async throws {
@@ -231,7 +231,7 @@ func subjectMapFilter(_ iterations: Int) async throws {
     let token = subject.flow
         .map(opaque { $0 &* 3 })
         .filter(opaque { $0 & 1 == 0 })
-        .subscribe(onValue: opaque { blackHole($0) })
+        .subscribe(onValue: opaque { blackHole($0) }, onCompletion: { _ in })
     for value in 0..<opaque(iterations) { subject.send(value) }
     token.cancel()
 }
@@ -255,7 +255,7 @@ func shareFanout(_ iterations: Int) async throws {
     let subject = PublishSubject<Int, Never>()
     let shared = subject.flow.share(replay: 1)
     let sink = opaque { blackHole($0) }
-    let tokens = (0..<fanoutSubscribers).map { _ in shared.subscribe(onValue: sink) }
+    let tokens = (0..<fanoutSubscribers).map { _ in shared.subscribe(onValue: sink, onCompletion: { _ in }) }
     for value in 0..<opaque(iterations / fanoutSubscribers) { subject.send(value) }
     for token in tokens { token.cancel() }
 }
@@ -263,7 +263,7 @@ func shareFanout(_ iterations: Int) async throws {
 /// The same number of deliveries to one direct subscriber of a subject.
 func directDelivery(_ iterations: Int) async throws {
     let subject = PublishSubject<Int, Never>()
-    let token = subject.flow.subscribe(onValue: opaque { blackHole($0) })
+    let token = subject.flow.subscribe(onValue: opaque { blackHole($0) }, onCompletion: { _ in })
     for value in 0..<opaque(iterations) { subject.send(value) }
     token.cancel()
 }
@@ -273,9 +273,9 @@ func directDelivery(_ iterations: Int) async throws {
 /// `iterations` outer values, each mapped to a one-value inner flow and merged.
 func flowFlatMapJust(_ iterations: Int) async throws {
     let transform = opaque { $0 &* 3 }
-    Flow<Int, Never>.sequence(0..<opaque(iterations))
+    _ = Flow<Int, Never>.sequence(0..<opaque(iterations))
         .flatMap { Flow.just(transform($0)) }
-        .subscribe(onValue: opaque { blackHole($0) })
+        .subscribe(onValue: opaque { blackHole($0) }, onCompletion: { _ in })
 }
 
 func openCombineFlatMapJust(_ iterations: Int) async throws {
@@ -292,7 +292,7 @@ func flowFlatMapLatest(_ iterations: Int) async throws {
     let outer = PublishSubject<Int, Never>()
     let token = outer.flow
         .flatMapLatest { Flow.just(transform($0)) }
-        .subscribe(onValue: opaque { blackHole($0) })
+        .subscribe(onValue: opaque { blackHole($0) }, onCompletion: { _ in })
     for value in 0..<opaque(iterations) { outer.send(value) }
     token.cancel()
 }
