@@ -1,0 +1,156 @@
+@_spi(AsyncBridgeInternals) import AsyncBridge
+import Testing
+
+/// A `Future`'s consumers subscribe and cancel from many threads while its operation
+/// completes: cancellation races completion (contracts 1 and 2 under load).
+@Suite("Chaos: Future", .timeLimit(.minutes(2)))
+struct FutureChaosTests {
+    static let rounds = 60
+    static let consumers = 4
+    static let subscriptionsPerConsumer = 25
+
+    @Test func cancellationRacingCompletionRunsEachCancelActionOnceAndCallsEachConsumerOnce() async {
+        var figures = ChaosFigures(suite: "Future")
+        figures.threads = Self.consumers + 1
+        var runs = 0
+        for round in 0..<Self.rounds {
+            let live = ChaosLiveObjects()
+            let outcome = await live.track { await Self.round(round, live: live) }
+            figures.rounds += 1
+            figures.events += outcome.events
+            figures.cancels += outcome.cancels
+            runs += outcome.runs
+            await live.expectNoneAlive("Future round \(round)")
+            figures.objects += live.created
+        }
+        figures.notes.append("\(runs) runs of the operation")
+        figures.print()
+    }
+
+    struct Outcome {
+        var events = 0
+        var cancels = 0
+        var runs = 0
+    }
+
+    /// The runs of a round's operation: each keeps its completion block until the completer
+    /// calls it, and counts its cancel action.
+    final class Runs: Sendable {
+        struct Run {
+            var completion: (@Sendable (Result<Int, Never>) -> Void)?
+            var completed = false
+            var cancels = 0
+        }
+
+        let state = SharedLock([Run]())
+
+        func start(_ completion: @escaping @Sendable (Result<Int, Never>) -> Void) -> Int {
+            state.withLock { runs in
+                runs.append(Run(completion: completion))
+                return runs.count - 1
+            }
+        }
+
+        func cancel(_ run: Int) {
+            let released = state.withLock { runs -> (@Sendable (Result<Int, Never>) -> Void)? in
+                runs[run].cancels += 1
+                defer { runs[run].completion = nil }
+                return runs[run].completion
+            }
+            _ = released  // released outside the lock
+        }
+
+        /// Completes the latest run that has neither completed nor been cancelled; its value is
+        /// its number.
+        func completeLatest() {
+            let pending = state.withLock { runs -> (Int, @Sendable (Result<Int, Never>) -> Void)? in
+                guard let run = runs.indices.last, let completion = runs[run].completion else { return nil }
+                runs[run].completed = true
+                runs[run].completion = nil
+                return (run, completion)
+            }
+            guard let (run, completion) = pending else { return }
+            completion(.success(run))
+        }
+
+        var all: [Run] { state.withLock { $0 } }
+    }
+
+    static func round(_ round: Int, live: ChaosLiveObjects) async -> Outcome {
+        var random = ChaosRandom(5, UInt64(round))
+        let context = "round \(round), seed \(chaosSeedText)"
+        let runs = Runs()
+        let future = Future<Int, Never> { completion in
+            let run = runs.start(completion)
+            return { runs.cancel(run) }
+        }
+        let subscriptions = consumers * subscriptionsPerConsumer
+        // Per subscription: the results its completion block got, and whether it was cancelled.
+        let results = SharedLock([[Result<Int, any Error>]](repeating: [], count: subscriptions))
+        let cancelled = SharedLock([Bool](repeating: false, count: subscriptions))
+        let tokens = SharedLock([Int: CancellationToken]())
+        let completeAt = Int.random(in: 0..<subscriptions, using: &random)
+
+        let threadsEnded = await onThreads(consumers + 1, tracking: live) { thread in
+            var random = ChaosRandom(5, UInt64(round), UInt64(thread))
+            if thread == consumers {
+                // The completer, which also cancels subscriptions of the others.
+                for step in 0..<subscriptions {
+                    if step == completeAt { runs.completeLatest() }
+                    let victim = tokens.withLock { tokens -> (Int, CancellationToken)? in
+                        guard let key = tokens.keys.randomElement(using: &random) else { return nil }
+                        return (key, tokens.removeValue(forKey: key)!)
+                    }
+                    if let (id, token) = victim {
+                        token.cancel()
+                        cancelled.withLock { $0[id] = true }
+                    }
+                }
+                return
+            }
+            for index in 0..<subscriptionsPerConsumer {
+                let id = thread * subscriptionsPerConsumer + index
+                let token = future.subscribe { result in results.withLock { $0[id].append(result) } }
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0:
+                    token.cancel()
+                    cancelled.withLock { $0[id] = true }
+                case 1:
+                    tokens.withLock { $0[id] = token }  // for the completer to cancel
+                default:
+                    break
+                }
+            }
+        }
+        #expect(threadsEnded, "the threads ended within 10 s (\(context))")
+        runs.completeLatest()  // whoever still waits gets a value
+
+        var outcome = Outcome()
+        let all = results.withLock { $0 }
+        let wasCancelled = cancelled.withLock { $0 }
+        var delivered = Set<Int>()
+        for (id, results) in all.enumerated() {
+            #expect(results.count == 1, "subscription \(id)'s completion block was called \(results.count) times (\(context))")
+            guard let result = results.first else { continue }
+            switch result {
+            case .success(let run):
+                delivered.insert(run)
+            case .failure(let error):
+                #expect(error is CancellationError, "(\(context))")
+                #expect(wasCancelled[id], "subscription \(id) got CancellationError without being cancelled (\(context))")
+            }
+            outcome.events += results.count
+        }
+        outcome.cancels = wasCancelled.filter { $0 }.count
+        #expect(delivered.count <= 1, "one run's value for every consumer (memoised): \(delivered) (\(context))")
+        // Each run ended once: its cancel action ran, or its value was delivered, not both.
+        for (number, run) in runs.all.enumerated() {
+            #expect(run.cancels <= 1, "run \(number)'s cancel action ran \(run.cancels) times (\(context))")
+            #expect((run.cancels == 1) != delivered.contains(number),
+                    "run \(number): cancel action ran \(run.cancels) times, value \(delivered.contains(number) ? "" : "not ")delivered (\(context))")
+        }
+        outcome.runs = runs.all.count
+        tokens.withLock { $0 = [:] }
+        return outcome
+    }
+}
