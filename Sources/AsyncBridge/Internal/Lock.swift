@@ -100,18 +100,55 @@ struct LockMutex: @unchecked Sendable {
 }
 
 /// The storage behind ``Lock``: the state as the header, the mutex as the single element.
+///
+/// In debug builds a second element's memory holds the ``LiveObjectScope`` bound when the
+/// buffer was made (retained, as a raw word; 0 for none), so tests can count live objects.
+/// Release builds have one element and no counting.
 @usableFromInline
 final class LockBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
     @inlinable
     static func make(_ initial: () -> State) -> LockBuffer<State> {
+        #if DEBUG
+        return make(initial, scope: liveObjectScopeForNewObject())
+        #else
         let buffer = create(minimumCapacity: 1) { _ in initial() }
         buffer.withUnsafeMutablePointerToElements { initializeMutex($0) }
         return unsafeDowncast(buffer, to: LockBuffer<State>.self)
+        #endif
     }
+
+    #if DEBUG
+    /// A buffer that no ``LiveObjectScope`` counts (the scope's own lock).
+    @usableFromInline
+    static func makeUntracked(_ initial: () -> State) -> LockBuffer<State> {
+        make(initial, scope: 0)
+    }
+
+    /// `scope`: a retained ``LiveObjectScope`` as a raw word, or 0; released by `deinit`.
+    @inlinable
+    static func make(_ initial: () -> State, scope: UInt) -> LockBuffer<State> {
+        let buffer = create(minimumCapacity: 2) { _ in initial() }
+        buffer.withUnsafeMutablePointerToElements { elements in
+            initializeMutex(elements)
+            UnsafeMutableRawPointer(elements + 1).initializeMemory(as: UInt.self, repeating: scope, count: 1)
+        }
+        return unsafeDowncast(buffer, to: LockBuffer<State>.self)
+    }
+    #endif
 
     @inlinable
     deinit {
+        #if DEBUG
+        let scope = withUnsafeMutablePointerToElements { elements in
+            UnsafeMutableRawPointer(elements + 1).load(as: UInt.self)
+        }
+        #endif
         withUnsafeMutablePointerToElements { destroyMutex($0) }
+        #if DEBUG
+        // The state itself (the header) is destroyed just after this, by the runtime; the
+        // objects it holds that a scope counts report their own end.
+        liveObjectReleased(scope: scope)
+        #endif
     }
 }
 

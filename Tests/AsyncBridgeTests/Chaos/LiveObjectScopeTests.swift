@@ -1,0 +1,64 @@
+#if DEBUG
+@_spi(AsyncBridgeInternals) import AsyncBridge
+import Dispatch
+import Testing
+
+/// The live-object counter the chaos suites rely on: it counts what was created inside its
+/// scope, on this thread, in tasks started there, and on threads that bind it, and nothing else.
+@Suite("LiveObjectScope: counts the package's objects created inside it")
+struct LiveObjectScopeTests {
+    @Test func countsObjectsCreatedInsideAndTheirRelease() {
+        let scope = LiveObjectScope()
+        var subject: PublishSubject<Int, Never>? = scope.track { PublishSubject() }
+        var token: CancellationToken? = scope.track { subject?.flow.subscribe(onValue: { _ in }) }
+        #expect(scope.created >= 3, "the subject, the subscription and the token")
+        #expect(scope.alive == scope.created)
+        token?.cancel()
+        token = nil
+        subject = nil
+        #expect(scope.alive == 0)
+    }
+
+    @Test func reportsWhatIsKeptAlive() {
+        let scope = LiveObjectScope()
+        let kept = scope.track { PublishSubject<Int, Never>() }
+        #expect(scope.alive == 1)
+        let called = SharedLock(false)
+        scope.whenNoneAlive { called.withLock { $0 = true } }
+        #expect(!called.withLock { $0 }, "not while the subject is alive")
+        _ = kept
+    }
+
+    @Test func ignoresObjectsCreatedOutsideIt() {
+        let scope = LiveObjectScope()
+        let outside = PublishSubject<Int, Never>()
+        scope.track { outside.send(1) }
+        let onOtherThread = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "unscoped").async {
+            _ = PublishSubject<Int, Never>()  // no scope bound on this thread
+            onOtherThread.signal()
+        }
+        onOtherThread.wait()
+        #expect(scope.created == 0)
+    }
+
+    @Test func followsTasksStartedInside() async {
+        let scope = LiveObjectScope()
+        let task = scope.track { Task { PublishSubject<Int, Never>() } }
+        let subject = await task.value
+        #expect(scope.alive == 1)
+        _ = subject
+    }
+
+    @Test func callsWhenNoneAliveOnTheThreadReleasingTheLast() async {
+        let scope = LiveObjectScope()
+        var subject: PublishSubject<Int, Never>? = scope.track { PublishSubject() }
+        let released = SharedLock(false)
+        scope.whenNoneAlive { released.withLock { $0 = true } }
+        #expect(!released.withLock { $0 })
+        subject = nil
+        #expect(released.withLock { $0 })
+        _ = subject
+    }
+}
+#endif
