@@ -182,10 +182,6 @@ enum ChaosGates {
     /// reached the source, so its caller (a handler cancelling itself, say) may still receive
     /// values afterwards. Checked, the rules of the first `cancel()` apply to the second too.
     static let concurrentCancel = ProcessInfo.processInfo.environment["ASYNCBRIDGE_CHAOS_CONCURRENT_CANCEL"] == "1"
-
-    /// `ASYNCBRIDGE_CHAOS_SHARE_FOREVER=1`: `share(scope: .forever)` churn (its reconnect race
-    /// is being fixed elsewhere); without it the share suite uses `.whileConnected` only.
-    static let shareForever = ProcessInfo.processInfo.environment["ASYNCBRIDGE_CHAOS_SHARE_FOREVER"] == "1"
 }
 
 /// A subscriber that checks the Rx grammar as events arrive: `value* (finished | failure)?`,

@@ -10,7 +10,7 @@ struct LiveObjectScopeTests {
     @Test func countsObjectsCreatedInsideAndTheirRelease() {
         let scope = LiveObjectScope()
         var subject: PublishSubject<Int, Never>? = scope.track { PublishSubject() }
-        var token: CancellationToken? = scope.track { subject?.flow.subscribe(onValue: { _ in }) }
+        var token: CancellationToken? = scope.track { subject?.flow.subscribe(onValue: { _ in }, onCompletion: { _ in }) }
         #expect(scope.created >= 3, "the subject, the subscription and the token")
         #expect(scope.alive == scope.created)
         token?.cancel()

@@ -27,7 +27,6 @@ extension Chaos {
                 figures.objects += live.created
             }
             figures.notes.append("\(connections) upstream connections")
-            if !ChaosGates.shareForever { figures.notes.append(".forever gated off (ChaosGates.shareForever)") }
             figures.print()
         }
 
@@ -40,7 +39,7 @@ extension Chaos {
         static func round(_ round: Int, live: ChaosLiveObjects) async -> Outcome {
             var random = ChaosRandom(4, UInt64(round))
             let replay = Int.random(in: 0...2, using: &random)
-            let scope: ShareScope = ChaosGates.shareForever && random.chance(50) ? .forever : .whileConnected
+            let scope: ShareScope = random.chance(50) ? .forever : .whileConnected
             // Half the rounds keep one subscriber from start to end: one connection, every value.
             let keepsOne = random.chance(50)
             let context = "round \(round), share(replay: \(replay), scope: \(scope))\(keepsOne ? ", one steady subscriber" : ""), seed \(chaosSeedText)"
