@@ -38,6 +38,11 @@ public final class CancellationToken: Sendable, Hashable {
 
     /// Runs the cancel action if this is the first call; later calls do nothing.
     ///
+    /// > Warning: A later call made while the first one is still running on another thread
+    /// > returns at once, before that cancellation has reached the source: until it has, the
+    /// > subscriber may still receive values. Nothing arrives after the first call returned
+    /// > but an event already in flight.
+    ///
     /// ```swift
     /// token.cancel()
     /// ```
