@@ -232,7 +232,8 @@ struct WithCompletionTests {
             completed = first
             cancelled = second
             _ = try await withCompletion { (completion: @escaping @Sendable (Result<Int, Never>) -> Void) in
-                DispatchQueue.global().async { _ = first; completion(.success(1)) }
+                _ = first  // the operation holds it; the block it dispatches must not, or its release races the check
+                DispatchQueue.global().async { completion(.success(1)) }
             }
             let task = Task {
                 try await withCompletion { completion in
