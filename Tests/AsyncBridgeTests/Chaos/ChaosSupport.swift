@@ -77,6 +77,17 @@ struct ChaosFigures: CustomStringConvertible {
     func print() {
         Swift.print(description)
     }
+
+    /// Adds a finished round: its events and cancellations, and the objects `live` counted,
+    /// after waiting until none of them is alive (which fails the test, labelled `round`, if
+    /// some stay).
+    mutating func record(_ round: String, events: Int, cancels: Int, live: ChaosLiveObjects) async {
+        rounds += 1
+        self.events += events
+        self.cancels += cancels
+        if !(await live.expectNoneAlive(round)) { roundsLeavingObjectsAlive += 1 }
+        objects += live.created
+    }
 }
 
 /// Counts the package's live objects created inside ``track(_:)`` (debug builds; release

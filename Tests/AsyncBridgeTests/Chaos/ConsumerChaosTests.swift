@@ -49,11 +49,7 @@ extension Chaos {
             for round in 0..<Self.rounds {
                 let live = ChaosLiveObjects()
                 let (events, cancels) = await live.track { await Self.valuesRound(round, live: live) }
-                figures.rounds += 1
-                figures.events += events
-                figures.cancels += cancels
-                if !(await live.expectNoneAlive("values round \(round)")) { figures.roundsLeavingObjectsAlive += 1 }
-                figures.objects += live.created
+                await figures.record("values round \(round)", events: events, cancels: cancels, live: live)
             }
             figures.notes.append("\(Self.consumers) consuming tasks a round")
             figures.print()
@@ -125,11 +121,7 @@ extension Chaos {
             for round in 0..<Self.rounds {
                 let live = ChaosLiveObjects()
                 let (events, cancels) = await live.track { await Self.channelRound(round, live: live) }
-                figures.rounds += 1
-                figures.events += events
-                figures.cancels += cancels
-                if !(await live.expectNoneAlive("BroadcastChannel round \(round)")) { figures.roundsLeavingObjectsAlive += 1 }
-                figures.objects += live.created
+                await figures.record("BroadcastChannel round \(round)", events: events, cancels: cancels, live: live)
             }
             figures.notes.append("\(Self.consumers) consuming tasks and one flow subscriber a round")
             figures.print()

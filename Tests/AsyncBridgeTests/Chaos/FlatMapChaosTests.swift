@@ -34,12 +34,8 @@ extension Chaos {
             for round in 0..<Self.rounds {
                 let live = ChaosLiveObjects()
                 let outcome = await live.track { await Self.round(round, live: live) }
-                figures.rounds += 1
-                figures.events += outcome.events
-                figures.cancels += outcome.cancels
                 innerRuns += outcome.innerRuns
-                if !(await live.expectNoneAlive("flatMap round \(round)")) { figures.roundsLeavingObjectsAlive += 1 }
-                figures.objects += live.created
+                await figures.record("flatMap round \(round)", events: outcome.events, cancels: outcome.cancels, live: live)
             }
             figures.notes.append("\(innerRuns) inner runs")
             figures.print()

@@ -18,12 +18,8 @@ extension Chaos {
             for round in 0..<Self.rounds {
                 let live = ChaosLiveObjects()
                 let outcome = await live.track { await Self.round(round, live: live) }
-                figures.rounds += 1
-                figures.events += outcome.events
-                figures.cancels += outcome.cancels
                 runs += outcome.runs
-                if !(await live.expectNoneAlive("Future round \(round)")) { figures.roundsLeavingObjectsAlive += 1 }
-                figures.objects += live.created
+                await figures.record("Future round \(round)", events: outcome.events, cancels: outcome.cancels, live: live)
             }
             figures.notes.append("\(runs) runs of the operation")
             figures.print()
@@ -175,12 +171,8 @@ extension Chaos {
             for round in 0..<Self.rounds {
                 let live = ChaosLiveObjects()
                 let outcome = await live.track { await Self.tasksRound(round, live: live) }
-                figures.rounds += 1
-                figures.events += outcome.events
-                figures.cancels += outcome.cancels
                 runs += outcome.runs
-                if !(await live.expectNoneAlive("Future tasks round \(round)")) { figures.roundsLeavingObjectsAlive += 1 }
-                figures.objects += live.created
+                await figures.record("Future tasks round \(round)", events: outcome.events, cancels: outcome.cancels, live: live)
             }
             figures.notes.append("\(Self.awaitingTasks) awaiting tasks a round, \(runs) runs of the operation")
             figures.print()

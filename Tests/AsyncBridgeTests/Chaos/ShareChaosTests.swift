@@ -19,12 +19,8 @@ extension Chaos {
             for round in 0..<Self.rounds {
                 let live = ChaosLiveObjects()
                 let outcome = await live.track { await Self.round(round, live: live) }
-                figures.rounds += 1
-                figures.events += outcome.events
-                figures.cancels += outcome.cancels
                 connections += outcome.connections
-                if !(await live.expectNoneAlive("share round \(round)")) { figures.roundsLeavingObjectsAlive += 1 }
-                figures.objects += live.created
+                await figures.record("share round \(round)", events: outcome.events, cancels: outcome.cancels, live: live)
             }
             figures.notes.append("\(connections) upstream connections")
             figures.print()

@@ -21,13 +21,9 @@ extension Chaos {
                 let flight = SingleFlight<Int, Int, Never>(policy: random.chance(50) ? .cancelWhenUnused : .runToCompletion)
                 let live = ChaosLiveObjects()
                 let outcome = await live.track { await Self.round(round, flight: flight, random: &random) }
-                figures.rounds += 1
-                figures.events += outcome.events
-                figures.cancels += outcome.cancels
                 operations += outcome.operations
-                if !(await live.expectNoneAlive("SingleFlight round \(round)")) { figures.roundsLeavingObjectsAlive += 1 }
+                await figures.record("SingleFlight round \(round)", events: outcome.events, cancels: outcome.cancels, live: live)
                 #expect(flight.flightCount == 0, "no flight left in the table (round \(round), seed \(chaosSeedText))")
-                figures.objects += live.created
             }
             figures.notes.append("\(Self.callers) calling tasks a round, \(operations) operations run")
             figures.print()

@@ -19,12 +19,8 @@ extension Chaos {
             for round in 0..<Self.rounds {
                 let live = ChaosLiveObjects()
                 let outcome = await live.track { await Self.round(round, live: live) }
-                figures.rounds += 1
-                figures.events += outcome.events
-                figures.cancels += outcome.cancels
                 afterSecondCancel += outcome.afterSecondCancel
-                if !(await live.expectNoneAlive("subjects round \(round)")) { figures.roundsLeavingObjectsAlive += 1 }
-                figures.objects += live.created
+                await figures.record("subjects round \(round)", events: outcome.events, cancels: outcome.cancels, live: live)
             }
             figures.notes.append("\(afterSecondCancel) events after a second, concurrent cancel() returned (ChaosGates.concurrentCancel)")
             figures.print()
