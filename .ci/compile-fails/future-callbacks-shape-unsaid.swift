@@ -9,8 +9,8 @@ final class Pending: @unchecked Sendable {
     var block: Any?
 }
 
-func load(into pending: Pending) -> Future<Data, any Error> {
-    Future { completion in
+func load(into pending: Pending) -> SharedFuture<Data, any Error> {
+    SharedFuture { completion in
         pending.block = completion
     }
 }

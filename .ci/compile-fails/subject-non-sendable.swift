@@ -7,4 +7,4 @@ final class Counter {
     var value = 0
 }
 
-let counters = PublishSubject<Counter, Never>()
+let counters = LiveSubject<Counter, Never>()

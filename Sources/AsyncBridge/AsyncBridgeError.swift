@@ -1,7 +1,7 @@
 /// Errors that AsyncBridge itself raises: a bridged API broke its contract, or a flow did not
 /// have the number of values an `await` asked for.
 ///
-/// They arrive through the untyped `throws` of ``Future/value``, ``Future/result`` and
+/// They arrive through the untyped `throws` of ``SharedFuture/value``, ``SharedFuture/result`` and
 /// ``Flow/firstValue``-style accessors, so a typed `Failure` (even `Never`) never has to make
 /// room for them.
 ///

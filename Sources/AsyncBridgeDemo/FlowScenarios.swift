@@ -71,7 +71,7 @@ enum FlowScenarios {
 
     static func seed003ActionRelay() async throws {
         section("Seed 003: a switch and an API bound through a bidirectional relay")
-        let relay = BidirectionalBehaviorRelay(value: false)
+        let relay = BidirectionalLatestValueRelay(value: false)
         let apiCalls = RequestLog()
         let bag = CancellationBag()
         // The work side: every toggle from the view becomes one API call; its answer goes back.

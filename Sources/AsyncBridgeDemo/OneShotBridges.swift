@@ -1,7 +1,7 @@
 import AsyncBridge
 import Dispatch
 
-/// The one-shot bridges: completion blocks ⇄ Future ⇄ async/await ⇄ Result.
+/// The one-shot bridges: completion blocks ⇄ SharedFuture ⇄ async/await ⇄ Result.
 enum OneShotBridges {
     static func run() async throws {
         let manager = UserManager.shared
@@ -15,9 +15,9 @@ enum OneShotBridges {
             print("typed failure arrives as an error: \(error)")
         }
 
-        section("Completion block → Future: lazy, shared, memoised")
+        section("Completion block → SharedFuture: lazy, shared, memoised")
         let before = manager.requestCount
-        let grace = Future { manager.getUser(withUserID: "u2", completion: $0) }
+        let grace = SharedFuture { manager.getUser(withUserID: "u2", completion: $0) }
         print("created the future; requests sent: \(manager.requestCount - before)")
         async let first = grace.value
         async let second = grace.value
@@ -25,14 +25,14 @@ enum OneShotBridges {
         print("a late consumer gets \(try await grace.value.name) from memory")
         print("requests sent: \(manager.requestCount - before)")
 
-        section("Future chains: user → group (flatMap)")
+        section("SharedFuture chains: user → group (flatMap)")
         let group = grace.flatMap { user in
-            Future { manager.getUsers(withGroupID: user.groupID, completion: $0) }
+            SharedFuture { manager.getUsers(withGroupID: user.groupID, completion: $0) }
         }
         print("group of Grace: \(try await group.value.map(\.name))")
 
-        section("Future → Result")
-        switch try await Future({ manager.getUser(withUserID: "u9", completion: $0) }).result {
+        section("SharedFuture → Result")
+        switch try await SharedFuture({ manager.getUser(withUserID: "u9", completion: $0) }).result {
         case .success(let user): print("unexpected \(user)")
         case .failure(let error): print("typed Result<User, APIError>: .failure(\(error))")
         }
@@ -41,10 +41,10 @@ enum OneShotBridges {
         let roundTrip = await Result { () async throws(APIError) -> User in try await load() }
         print("Result → async throws(APIError) → Result keeps the type: \(roundTrip)")
 
-        section("Future / async → completion block for old callers")
+        section("SharedFuture / async → completion block for old callers")
         try await withCompletion { (done: @escaping @Sendable () -> Void) in
-            Future { manager.getUser(withUserID: "u3", completion: $0) }
-                .subscribe(on: .main) { result in
+            SharedFuture { manager.getUser(withUserID: "u3", completion: $0) }
+                .subscribe(deliveringOn: .main) { result in
                     print("old caller, on the main queue: \(result.map(\.name))")
                     done()
                 }

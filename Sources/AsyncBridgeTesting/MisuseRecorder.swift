@@ -45,7 +45,7 @@ public final class MisuseRecorder: Sendable {
     /// Runs a synchronous `operation` with this recorder bound as the handler.
     ///
     /// ```swift
-    /// let future = recorder.record { Future<Int, Never> { _ in } }
+    /// let future = recorder.record { SharedFuture<Int, Never> { _ in } }
     /// ```
     public func record<Result>(_ operation: () throws -> Result) rethrows -> Result {
         try AsyncBridgeDiagnostics.$handler.withValue({ [reports] misuse in

@@ -53,7 +53,7 @@ extension ManualClock {
     /// #expect(output == "---b--[c|]")
     /// ```
     ///
-    /// The input goes through a `PublishSubject` (so a flow that resubscribes, like `retry`,
+    /// The input goes through a `LiveSubject` (so a flow that resubscribes, like `retry`,
     /// sees only what comes after). At each step the clock moves forward by `step`, the input's
     /// events of that step are sent, and then the player waits until the output holds as many
     /// events as `expected` has up to that step (the operator's timer runs in a task of its own;
@@ -77,7 +77,7 @@ extension ManualClock {
     ) async -> String {
         let inputSteps = timedMarbles(input)
         let expectedSteps = timedMarbles(expected)
-        let subject = PublishSubject<String, Failure>()
+        let subject = LiveSubject<String, Failure>()
         let recorder = FlowRecorder(transform(subject.flow), clock: self)
         var expectedValues = 0
         var expectsCompletion = false

@@ -22,7 +22,7 @@ struct MisuseRecorderTests {
 
     @Test func recordsSynchronousScopes() async throws {
         let recorder = MisuseRecorder()
-        let future = recorder.record { Future<Int, Never> { _ in } }
+        let future = recorder.record { SharedFuture<Int, Never> { _ in } }
         await #expect(throws: AsyncBridgeError.completionNeverCalled) { try await future.value }
         #expect(recorder.misuses == [.completionNeverCalled])
     }

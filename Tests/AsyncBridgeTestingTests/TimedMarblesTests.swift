@@ -6,7 +6,7 @@ import AsyncBridgeTesting
 struct TimedMarblesTests {
     @Test func aRecorderWithAClockNotesWhenEachEventCame() {
         let clock = ManualClock()
-        let subject = PublishSubject<String, Never>()
+        let subject = LiveSubject<String, Never>()
         let recorder = FlowRecorder(subject.flow, clock: clock)
         subject.send("a")
         clock.advance(by: .seconds(2))

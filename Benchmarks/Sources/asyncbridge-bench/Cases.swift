@@ -159,11 +159,11 @@ func callbackToAsyncLaterFloor(_ iterations: Int) async throws {
 
 // MARK: future-await
 
-/// A fresh `Future` per call, awaited once.
+/// A fresh `SharedFuture` per call, awaited once.
 func futureAwait(_ iterations: Int) async throws {
     for i in 0..<iterations {
         let input = opaque(i)
-        let future = AsyncBridge.Future<Int, Never> { completion in completion(.success(input)) }
+        let future = AsyncBridge.SharedFuture<Int, Never> { completion in completion(.success(input)) }
         blackHole(try await future.value)
     }
 }
@@ -227,7 +227,7 @@ func closureLoopMapFilter(_ iterations: Int) async throws {
 
 /// `iterations` sends into a subject, through `map → filter → subscribe`.
 func subjectMapFilter(_ iterations: Int) async throws {
-    let subject = PublishSubject<Int, Never>()
+    let subject = LiveSubject<Int, Never>()
     let token = subject.flow
         .map(opaque { $0 &* 3 })
         .filter(opaque { $0 & 1 == 0 })
@@ -252,7 +252,7 @@ let fanoutSubscribers = 100
 
 /// `iterations` deliveries: sends into `share(replay: 1)` fanned out to 100 subscribers.
 func shareFanout(_ iterations: Int) async throws {
-    let subject = PublishSubject<Int, Never>()
+    let subject = LiveSubject<Int, Never>()
     let shared = subject.flow.share(replay: 1)
     let sink = opaque { blackHole($0) }
     let tokens = (0..<fanoutSubscribers).map { _ in shared.subscribe(onValue: sink, onCompletion: { _ in }) }
@@ -262,7 +262,7 @@ func shareFanout(_ iterations: Int) async throws {
 
 /// The same number of deliveries to one direct subscriber of a subject.
 func directDelivery(_ iterations: Int) async throws {
-    let subject = PublishSubject<Int, Never>()
+    let subject = LiveSubject<Int, Never>()
     let token = subject.flow.subscribe(onValue: opaque { blackHole($0) }, onCompletion: { _ in })
     for value in 0..<opaque(iterations) { subject.send(value) }
     token.cancel()
@@ -289,7 +289,7 @@ func openCombineFlatMapJust(_ iterations: Int) async throws {
 /// `iterations` switches: each outer value sent into a subject replaces the inner flow.
 func flowFlatMapLatest(_ iterations: Int) async throws {
     let transform = opaque { $0 &* 3 }
-    let outer = PublishSubject<Int, Never>()
+    let outer = LiveSubject<Int, Never>()
     let token = outer.flow
         .flatMapLatest { Flow.just(transform($0)) }
         .subscribe(onValue: opaque { blackHole($0) }, onCompletion: { _ in })

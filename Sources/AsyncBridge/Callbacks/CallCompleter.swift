@@ -6,8 +6,8 @@
 //
 // - while the operation starts, a completion is kept in the caller's frame (the caller is
 //   inside the operation, so its frame is there) and the caller takes it when the operation
-//   returns: one allocation for the whole call, the completer, and no `Future`;
-// - when the operation returns without having completed, the caller makes a `Future` (running,
+//   returns: one allocation for the whole call, the completer, and no `SharedFuture`;
+// - when the operation returns without having completed, the caller makes a `SharedFuture` (running,
 //   holding the cancel action) and waits on it; the completer forwards the completion to it.
 //
 // The completer is what the completion blocks handed to the API capture, and nothing else
@@ -28,7 +28,7 @@ struct CallCompleterState<Success: Sendable, Failure: Error> {
         case taken
         /// The operation returned without completing: the caller waits on this future (run 1,
         /// consumer 1), which gets the completion.
-        case forwarding(Future<Success, Failure>)
+        case forwarding(SharedFuture<Success, Failure>)
     }
 
     @usableFromInline var phase = Phase.starting
@@ -68,7 +68,7 @@ struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
         /// The caller has its outcome (`nil`: its task was cancelled) without waiting.
         case served(FutureOutcome<Success, Failure>?)
         /// The caller waits on this future, as its consumer 1 of run 1.
-        case waiting(Future<Success, Failure>)
+        case waiting(SharedFuture<Success, Failure>)
     }
 
     /// Runs the operation `start` with a fresh completer and decides whether the caller waits.
@@ -91,7 +91,7 @@ struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
     /// cancellation wins over a completion block the operation dropped.
     ///
     /// The future is made under the completer's lock, so that a completion cannot fall between
-    /// the check and the hand-over. Unlike `Future`'s runs, a completion on the caller's own
+    /// the check and the hand-over. Unlike `SharedFuture`'s runs, a completion on the caller's own
     /// thread is read under the lock too: reading it without (as `FutureCompleter` does) is
     /// sound, but the thread sanitizer reports it against a second call's critical section,
     /// which covers the whole state.
@@ -99,7 +99,7 @@ struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
     func started(cancel: CancelAction?) -> Arrival {
         let arrival = buffer.withLock { state -> Arrival in
             if case .completed = state.phase { return .served(state.takeOutcome()) }
-            let future = Future<Success, Failure>(runningFirstRun: cancel)
+            let future = SharedFuture<Success, Failure>(runningFirstRun: cancel)
             state.phase = .forwarding(future)
             return .waiting(future)
         }
@@ -137,7 +137,7 @@ extension CallCompleterState {
         /// A later call.
         case again(MisuseReporter)
         /// The first call after the operation returned: the outcome goes to the future.
-        case forward(Future<Success, Failure>, MisuseReporter)
+        case forward(SharedFuture<Success, Failure>, MisuseReporter)
     }
 
     /// Records a call of the completion.

@@ -2,8 +2,8 @@
 // Seed 001's `Observable.create(from:)`, without the boilerplate. Each subscription makes
 // its own call (a `Flow` is cold); `share(replay: 1)` shares one.
 //
-// The shapes and their overload rules are those of `Future`'s initialisers (see
-// `Future+Callbacks.swift`: the body picks the shape; the cancellable forms, which return a
+// The shapes and their overload rules are those of `SharedFuture`'s initialisers (see
+// `SharedFuture+Callbacks.swift`: the body picks the shape; the cancellable forms, which return a
 // `CancelAction` that runs when the subscription is cancelled first, are disfavored so that a
 // body of several statements without `return` is the plain one). A broken
 // contract (a block dropped without being called) fails the flow when `Failure` is
@@ -20,7 +20,7 @@ extension Flow where Element: Sendable {
     /// ```
     @inlinable
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Element, Failure>) -> Void) -> Void) {
-        self = .deferred { Flow(Future(body)) }
+        self = .deferred { Flow(SharedFuture(body)) }
     }
 
     /// One call of a cancellable `(Result<Element, Failure>) -> Void` API per subscription.
@@ -33,7 +33,7 @@ extension Flow where Element: Sendable {
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Element, Failure>) -> Void) -> CancelAction) {
-        self = .deferred { Flow(Future(body)) }
+        self = .deferred { Flow(SharedFuture(body)) }
     }
 }
 
@@ -45,7 +45,7 @@ extension Flow where Element: Sendable, Failure == any Error {
     /// ```
     @inlinable
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element?, (any Error)?) -> Void) -> Void) {
-        self = .deferred { Flow(Future(body)) }
+        self = .deferred { Flow(SharedFuture(body)) }
     }
 
     /// One call of a cancellable `(Element?, Error?) -> Void` API per subscription.
@@ -59,7 +59,7 @@ extension Flow where Element: Sendable, Failure == any Error {
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element?, (any Error)?) -> Void) -> CancelAction) {
-        self = .deferred { Flow(Future(body)) }
+        self = .deferred { Flow(SharedFuture(body)) }
     }
 }
 
@@ -71,7 +71,7 @@ extension Flow where Element == Void, Failure == any Error {
     /// ```
     @inlinable
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void) {
-        self = .deferred { Flow(Future(body)) }
+        self = .deferred { Flow(SharedFuture(body)) }
     }
 
     /// One call of a cancellable `(Error?) -> Void` API per subscription.
@@ -84,7 +84,7 @@ extension Flow where Element == Void, Failure == any Error {
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction) {
-        self = .deferred { Flow(Future(body)) }
+        self = .deferred { Flow(SharedFuture(body)) }
     }
 }
 
@@ -96,7 +96,7 @@ extension Flow where Element: Sendable, Failure == Never {
     /// ```
     @inlinable
     public static func neverFailing(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element) -> Void) -> Void) -> Flow {
-        .deferred { Flow(Future.neverFailing(body)) }
+        .deferred { Flow(SharedFuture.neverFailing(body)) }
     }
 
     /// One call of a cancellable `(Element) -> Void` API per subscription.
@@ -109,7 +109,7 @@ extension Flow where Element: Sendable, Failure == Never {
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public static func neverFailing(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element) -> Void) -> CancelAction) -> Flow {
-        .deferred { Flow(Future.neverFailing(body)) }
+        .deferred { Flow(SharedFuture.neverFailing(body)) }
     }
 }
 
@@ -121,7 +121,7 @@ extension Flow where Element == Void, Failure == Never {
     /// ```
     @inlinable
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> Void) {
-        self = .deferred { Flow(Future(body)) }
+        self = .deferred { Flow(SharedFuture(body)) }
     }
 
     /// One call of a cancellable `() -> Void` API per subscription.
@@ -134,6 +134,6 @@ extension Flow where Element == Void, Failure == Never {
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> CancelAction) {
-        self = .deferred { Flow(Future(body)) }
+        self = .deferred { Flow(SharedFuture(body)) }
     }
 }

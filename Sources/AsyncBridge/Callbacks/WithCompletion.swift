@@ -1,4 +1,4 @@
-// Completion blocks → `await`, without naming a `Future`.
+// Completion blocks → `await`, without naming a `SharedFuture`.
 //
 // `withCompletion` is what `withCheckedThrowingContinuation` is for completion blocks, with
 // the safety a hand-written continuation lacks: a block called twice is ignored, a block
@@ -10,7 +10,7 @@
 // thread. Cancellation throws `CancellationError` straight away: a completion that comes later
 // is ignored.
 //
-// As with `Future`'s initialisers (see `Future+Callbacks.swift`), the shape is picked by the
+// As with `SharedFuture`'s initialisers (see `SharedFuture+Callbacks.swift`), the shape is picked by the
 // completion block's type, which the closure's body decides, and a body that returns a
 // `CancelAction` is the cancellable form; the cancellable overloads are disfavored so that a
 // body of several statements without `return` is the plain one. A body that does not say which
@@ -22,7 +22,7 @@
 // when the completion comes at once). The price is a larger call site: the synchronous path is
 // inlined with it (about 0.4 KB more per call site on x86_64).
 
-extension Future {
+extension SharedFuture {
     /// Runs `start` with a fresh ``CallCompleter`` and waits for its completion: at once when
     /// it came while `start` ran, on a single-consumer future otherwise.
     @inlinable @inline(__always)
@@ -52,7 +52,7 @@ public func withCompletion<Success: Sendable, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> Void
 ) async throws -> Success {
-    try await Future<Success, Failure>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, Failure>.bridge(isolation: isolation) { completer in
         body { completer.resolve($0) }
         return nil
     }
@@ -72,7 +72,7 @@ public func withCompletion<Success: Sendable, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction
 ) async throws -> Success {
-    try await Future<Success, Failure>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, Failure>.bridge(isolation: isolation) { completer in
         body { completer.resolve($0) }
     }
 }
@@ -88,7 +88,7 @@ public func withCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> Void
 ) async throws -> Success {
-    try await Future<Success, any Error>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, any Error>.bridge(isolation: isolation) { completer in
         body { completer.resolve(Result(value: $0, error: $1)) }
         return nil
     }
@@ -108,7 +108,7 @@ public func withCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> CancelAction
 ) async throws -> Success {
-    try await Future<Success, any Error>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, any Error>.bridge(isolation: isolation) { completer in
         body { completer.resolve(Result(value: $0, error: $1)) }
     }
 }
@@ -123,7 +123,7 @@ public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void
 ) async throws {
-    try await Future<Void, any Error>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Void, any Error>.bridge(isolation: isolation) { completer in
         body { completer.resolve(Result(error: $0, success: ())) }
         return nil
     }
@@ -142,7 +142,7 @@ public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction
 ) async throws {
-    try await Future<Void, any Error>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Void, any Error>.bridge(isolation: isolation) { completer in
         body { completer.resolve(Result(error: $0, success: ())) }
     }
 }
@@ -161,7 +161,7 @@ public func withNeverFailingCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> Void
 ) async throws -> Success {
-    try await Future<Success, Never>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, Never>.bridge(isolation: isolation) { completer in
         body { completer.resolve(.success($0)) }
         return nil
     }
@@ -180,7 +180,7 @@ public func withNeverFailingCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
 ) async throws -> Success {
-    try await Future<Success, Never>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, Never>.bridge(isolation: isolation) { completer in
         body { completer.resolve(.success($0)) }
     }
 }
@@ -195,7 +195,7 @@ public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable () -> Void) -> Void
 ) async throws {
-    try await Future<Void, Never>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Void, Never>.bridge(isolation: isolation) { completer in
         body { completer.resolve(.success(())) }
         return nil
     }
@@ -214,7 +214,7 @@ public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable () -> Void) -> CancelAction
 ) async throws {
-    try await Future<Void, Never>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Void, Never>.bridge(isolation: isolation) { completer in
         body { completer.resolve(.success(())) }
     }
 }

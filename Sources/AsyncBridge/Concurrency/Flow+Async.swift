@@ -2,7 +2,7 @@ extension Flow where Element: Sendable {
     /// A flow of one value: the async closure's result, then finished; or its failure. Each
     /// subscription runs the closure in a new task; cancelling the subscription cancels it.
     ///
-    /// The failure type is the closure's, as for `Future { … }`: a closure
+    /// The failure type is the closure's, as for `SharedFuture { … }`: a closure
     /// that does not throw makes a `Flow<User, Never>`, one declared `throws(APIError)` a
     /// `Flow<User, APIError>`, and Swift infers an untyped `throws` (`any Error`) for a
     /// closure that does not spell it out. A closure without parameters always means this
@@ -18,6 +18,6 @@ extension Flow where Element: Sendable {
     /// ```
     @inlinable
     public init(_ operation: @escaping @Sendable () async throws(Failure) -> Element) {
-        self = .deferred { Flow(Future(operation)) }
+        self = .deferred { Flow(SharedFuture(operation)) }
     }
 }

@@ -1,6 +1,6 @@
 // Awaiting one value of a flow: `firstValue`, `lastValue`, `singleValue`.
 //
-// Each subscribes once per `await` (a cold flow runs again), and follows `Future.value`'s
+// Each subscribes once per `await` (a cold flow runs again), and follows `SharedFuture.value`'s
 // convention for typed failures: it throws the flow's `Failure`, `CancellationError` when the
 // awaiting task is cancelled first (the subscription is then cancelled), or an
 // `AsyncBridgeError` when the flow did not have the number of values asked for.
@@ -79,7 +79,7 @@ extension Flow where Element: Sendable {
     @inlinable
     func awaitValue(_ decide: @escaping @Sendable (Element, Element?) -> ValueDecision) async throws -> Element {
         let upstream = self
-        return try await Future<Element, Failure>(work: { completer in
+        return try await SharedFuture<Element, Failure>(work: { completer in
             let subscription = FlowSubscription()
             let kept = SerialState<Element?>(nil)
             let answered = SerialState(false)

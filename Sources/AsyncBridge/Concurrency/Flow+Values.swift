@@ -167,7 +167,7 @@ extension Flow where Element: Sendable {
 ///   that finds a value buffered does not suspend.
 ///
 /// ```swift
-/// let subject = PublishSubject<Int, Never>()
+/// let subject = LiveSubject<Int, Never>()
 /// Task {
 ///     for await value in subject.flow.values { print(value) }
 ///     print("done")

@@ -133,7 +133,7 @@ public struct AuthorizationGate: Sendable {
         try await access().get()
     }
 
-    /// ``requestAccess()`` as a lazy `Future` with a typed failure: it runs when first
+    /// ``requestAccess()`` as a lazy `SharedFuture` with a typed failure: it runs when first
     /// consumed, and its consumers share that one check (and request, if any).
     ///
     /// ```swift
@@ -142,8 +142,8 @@ public struct AuthorizationGate: Sendable {
     /// case .failure(let error): show(error)   // typed: AuthorizationError
     /// }
     /// ```
-    public func future() -> Future<Void, AuthorizationError> {
-        Future(work: { completer in
+    public func future() -> SharedFuture<Void, AuthorizationError> {
+        SharedFuture(work: { completer in
             let task = Task {
                 // Cancelled only once every consumer has left, when nobody needs the result.
                 guard let result = try? await access() else { return }

@@ -12,7 +12,7 @@ import Bionic
 /// one, optionally with random jitter.
 ///
 /// Pass it to ``withRetry(_:maxAttempts:clock:shouldRetry:isolation:operation:)``,
-/// `Flow.retry` or `Future.retrying`:
+/// `Flow.retry` or `SharedFuture.retrying`:
 ///
 /// ```swift
 /// let backoff = Backoff.exponential(initial: .milliseconds(100), maxDelay: .seconds(5)).jittered()

@@ -1,4 +1,4 @@
-/// The decisions of one retrying run (a `Flow.retry` subscription, a `Future.retrying` run),
+/// The decisions of one retrying run (a `Flow.retry` subscription, a `SharedFuture.retrying` run),
 /// made under ``RetryStorage``'s lock. Each event returns what to do once the lock is released:
 /// start an attempt, start or cancel the backoff timer, cancel an attempt, give up. None of that
 /// happens here.

@@ -18,7 +18,7 @@ struct RetryContext<Failure: Error, C: Clock>: Sendable where C.Duration == Dura
     }
 }
 
-/// One retrying run, for `Flow.retry` (an attempt is a subscription) and `Future.retrying` (an
+/// One retrying run, for `Flow.retry` (an attempt is a subscription) and `SharedFuture.retrying` (an
 /// attempt is a new future): the lock-guarded ``RetryStateMachine``, and the backoff timer, a
 /// task asleep on the clock between a failure and the next attempt.
 ///

@@ -2,7 +2,7 @@
 ///
 /// The first caller of a key starts the operation in a new task; callers that come while it
 /// is in flight wait for the same result; once it has finished, the next call starts a new run.
-/// Nothing is remembered beyond the flight (for a result kept after it, use a ``Future``).
+/// Nothing is remembered beyond the flight (for a result kept after it, use a ``SharedFuture``).
 ///
 /// Useful for a token refresh that many requests discover at once, a cache miss that many
 /// screens hit together, or a system prompt that must be shown once:
@@ -95,21 +95,21 @@ public struct SingleFlight<Key: Hashable & Sendable, Value: Sendable, Failure: E
         }
     }
 
-    /// A lazy `Future` of `key`'s flight: its first consumer joins the flight in progress or
-    /// starts one. Like any `Future` it keeps its result once it has one, for its own
+    /// A lazy `SharedFuture` of `key`'s flight: its first consumer joins the flight in progress or
+    /// starts one. Like any `SharedFuture` it keeps its result once it has one, for its own
     /// consumers; the single-flight forgets it. When the future's last consumer leaves, it
     /// leaves the flight as one waiter.
     ///
     /// ```swift
-    /// let token: Future<Token, any Error> = refresher.future(key: refreshToken) {
+    /// let token: SharedFuture<Token, any Error> = refresher.future(key: refreshToken) {
     ///     try await api.refresh(refreshToken)
     /// }
     /// ```
     public func future(
         key: Key,
         operation: @escaping @Sendable () async throws(Failure) -> Value
-    ) -> Future<Value, Failure> {
-        Future(work: { [storage] completer in
+    ) -> SharedFuture<Value, Failure> {
+        SharedFuture(work: { [storage] completer in
             let subscription = storage.subscribe(key, operation) { outcome in
                 if let outcome { completer.complete(outcome) }  // `nil`: this future left the flight
             }
@@ -175,7 +175,7 @@ public struct SingleFlight<Key: Hashable & Sendable, Value: Sendable, Failure: E
 /// let prompts = SingleFlight<Unkeyed, Bool, Never>(policy: .runToCompletion)
 /// ```
 public enum SingleFlightPolicy: Hashable, Sendable {
-    /// Cancel the run's task; the next caller starts a new run. The default, as `Future` does.
+    /// Cancel the run's task; the next caller starts a new run. The default, as `SharedFuture` does.
     case cancelWhenUnused
     /// Let the run finish; callers that come meanwhile join it. For work that cannot be taken
     /// back (a system prompt on screen) or whose result is worth having anyway.
@@ -221,12 +221,12 @@ extension SingleFlight where Key == Unkeyed {
         try await result(key: .shared, isolation: isolation, operation: operation)
     }
 
-    /// A lazy `Future` of the flight: see ``future(key:operation:)``.
+    /// A lazy `SharedFuture` of the flight: see ``future(key:operation:)``.
     ///
     /// ```swift
     /// let token = refresher.future { try await api.refreshSession() }
     /// ```
-    public func future(operation: @escaping @Sendable () async throws(Failure) -> Value) -> Future<Value, Failure> {
+    public func future(operation: @escaping @Sendable () async throws(Failure) -> Value) -> SharedFuture<Value, Failure> {
         future(key: .shared, operation: operation)
     }
 

@@ -1,7 +1,7 @@
 /// The flights of a ``SingleFlight`` in progress, one per key, changed only under its lock.
 /// Each event returns what to do once the lock is released.
 ///
-/// A flight is a `Future` made for one run of the operation. The future keeps the waiters:
+/// A flight is a `SharedFuture` made for one run of the operation. The future keeps the waiters:
 /// it shares the run among them, lets each one leave on its own, and runs the cancel action
 /// when the last one leaves. This machine only decides which future a caller of a key joins:
 ///
@@ -21,10 +21,10 @@ struct SingleFlightStateMachine<Key: Hashable & Sendable, Value: Sendable, Failu
     struct Flight: Sendable {
         /// Tells this flight from a later one of the same key.
         @usableFromInline let id: UInt64
-        @usableFromInline let future: Future<Value, Failure>
+        @usableFromInline let future: SharedFuture<Value, Failure>
 
         @inlinable
-        init(id: UInt64, future: Future<Value, Failure>) {
+        init(id: UInt64, future: SharedFuture<Value, Failure>) {
             self.id = id
             self.future = future
         }
@@ -49,7 +49,7 @@ struct SingleFlightStateMachine<Key: Hashable & Sendable, Value: Sendable, Failu
     /// A caller of `key` arrives: it joins the flight in progress, or starts one made by `make`
     /// (given the new flight's id).
     @inlinable
-    mutating func arrive(_ key: Key, make: (UInt64) -> Future<Value, Failure>) -> Arrival {
+    mutating func arrive(_ key: Key, make: (UInt64) -> SharedFuture<Value, Failure>) -> Arrival {
         if let flight = flights[key] { return .joining(flight) }
         nextID &+= 1
         let flight = Flight(id: nextID, future: make(nextID))
@@ -61,7 +61,7 @@ struct SingleFlightStateMachine<Key: Hashable & Sendable, Value: Sendable, Failu
     /// table if it is still there and `hasEnded` confirms it, judged by its future's state.
     /// Returns the removed flight, to be released once the lock is released.
     @inlinable
-    mutating func remove(_ key: Key, _ id: UInt64, if hasEnded: (Future<Value, Failure>) -> Bool) -> Flight? {
+    mutating func remove(_ key: Key, _ id: UInt64, if hasEnded: (SharedFuture<Value, Failure>) -> Bool) -> Flight? {
         guard let flight = flights[key], flight.id == id, hasEnded(flight.future) else { return nil }
         return flights.removeValue(forKey: key)
     }

@@ -22,7 +22,7 @@ struct SingleFlightStorage<Key: Hashable & Sendable, Value: Sendable, Failure: E
         _ key: Key,
         inTask: Bool,
         _ operation: @escaping Operation
-    ) -> (Future<Value, Failure>, Future<Value, Failure>.Arrival) {
+    ) -> (SharedFuture<Value, Failure>, SharedFuture<Value, Failure>.Arrival) {
         var start: FutureOperation<Value, Failure>?
         var keeper: FutureStateMachine<Value, Failure>.Arrival?
         let (future, arrival) = lock.withLock { machine in
@@ -57,9 +57,9 @@ struct SingleFlightStorage<Key: Hashable & Sendable, Value: Sendable, Failure: E
     /// leaves the table before it delivers its result; a flight that is cancelled when unused
     /// leaves it when its last waiter does (and its task is cancelled).
     @inlinable
-    func flightFuture(_ key: Key, _ id: UInt64, _ operation: @escaping Operation) -> Future<Value, Failure> {
+    func flightFuture(_ key: Key, _ id: UInt64, _ operation: @escaping Operation) -> SharedFuture<Value, Failure> {
         let cancelling = policy == .cancelWhenUnused
-        return Future(work: { [self] completer in
+        return SharedFuture(work: { [self] completer in
             let generation = completer.generation
             let task = Task {
                 let result = await Result(catching: operation)
@@ -128,7 +128,7 @@ struct SingleFlightStorage<Key: Hashable & Sendable, Value: Sendable, Failure: E
         _ key: Key,
         _ operation: @escaping Operation,
         _ handler: @escaping @Sendable (FutureOutcome<Value, Failure>?) -> Void
-    ) -> (Future<Value, Failure>, UInt64)? {
+    ) -> (SharedFuture<Value, Failure>, UInt64)? {
         let (future, arrival) = arrive(key, inTask: false, operation)
         switch arrival {
         case .served(let outcome):

@@ -55,7 +55,7 @@ public func withTimeout<Success: Sendable, C: Clock>(
     operation: @escaping @Sendable () async throws -> Success
 ) async throws -> Success {
     try Task.checkCancellation()  // a cancelled caller starts nothing
-    // The operation's task, limited by `Future.timeout`: at the deadline the timeout leaves the
+    // The operation's task, limited by `SharedFuture.timeout`: at the deadline the timeout leaves the
     // run, which, having no other consumer, cancels the task; the call returns at once.
-    return try await Future(operation).timeout(duration, tolerance: tolerance, clock: clock).value
+    return try await SharedFuture(operation).timeout(duration, tolerance: tolerance, clock: clock).value
 }

@@ -93,7 +93,7 @@ extension Flow {
 
 extension Flow where Element: Sendable {
     /// A future's result as a flow: its value then finished, or its failure. Every
-    /// subscription shares the future's one run (a `Future` is memoised); cancelling a
+    /// subscription shares the future's one run (a `SharedFuture` is memoised); cancelling a
     /// subscription leaves the future like any other consumer leaving.
     ///
     /// A broken contract (``AsyncBridgeError``, reported through ``AsyncBridgeDiagnostics``)
@@ -101,10 +101,10 @@ extension Flow where Element: Sendable {
     /// without a value.
     ///
     /// ```swift
-    /// let user = Flow(Future { api.getUser(id: 42, completion: $0) })
+    /// let user = Flow(SharedFuture { api.getUser(id: 42, completion: $0) })
     /// ```
     @inlinable
-    public init(_ future: Future<Element, Failure>) {
+    public init(_ future: SharedFuture<Element, Failure>) {
         self.init { subscriber in
             guard let id = future.subscribe({ outcome in
                 switch outcome {

@@ -17,7 +17,7 @@ extension Flow {
     /// ```swift
     /// final class ProfileViewModel: Sendable {
     ///     let bag = CancellationBag()
-    ///     let nameRelay = BehaviorRelay(value: "")
+    ///     let nameRelay = LatestValueRelay(value: "")
     ///
     ///     init(user: Flow<User, Never>) {
     ///         user.subscribe(with: self) { viewModel, user in viewModel.nameRelay.accept(user.name) }

@@ -10,11 +10,11 @@
 /// without `@discardableResult`, so forgetting `.store(in: bag)` is a compiler warning (an
 /// error under `-warnings-as-errors`), as RxSwift warns about an unused `Disposable`. Write
 /// `_ = flow.subscribe { … }` for a subscription meant to live as long as its source.
-/// `Future`'s `subscribe(on:_:)` keeps `@discardableResult`: its subscription ends by itself
+/// `SharedFuture`'s `subscribe(deliveringOn:_:)` keeps `@discardableResult`: its subscription ends by itself
 /// with the one result, and releases everything then.
 ///
 /// ```swift
-/// let token = future.subscribe(on: .main) { result in render(result) }
+/// let token = future.subscribe(deliveringOn: .main) { result in render(result) }
 /// token.cancel()   // the operation's cancel action runs; `render` gets CancellationError
 ///
 /// flow.subscribe { event in print(event) }.store(in: bag)   // cancelled with the bag

@@ -2,7 +2,7 @@
 /// most once, only while the work is still running.
 ///
 /// ```swift
-/// let future = Future<Data, any Error> { completion in
+/// let future = SharedFuture<Data, any Error> { completion in
 ///     let task = session.dataTask(with: url) { data, _, error in completion(data, error) }
 ///     task.resume()
 ///     return { task.cancel() }
@@ -10,7 +10,7 @@
 /// ```
 public typealias CancelAction = @Sendable () -> Void
 
-/// How one run of a `Future` ended, as the internals see it.
+/// How one run of a `SharedFuture` ended, as the internals see it.
 @usableFromInline
 enum FutureOutcome<Success: Sendable, Failure: Error>: Sendable {
     case success(Success)
@@ -37,7 +37,7 @@ enum FutureOutcome<Success: Sendable, Failure: Error>: Sendable {
     }
 }
 
-/// Someone waiting for a `Future`: an `await` or a subscribed handler.
+/// Someone waiting for a `SharedFuture`: an `await` or a subscribed handler.
 /// `nil` delivered to a consumer means "you were cancelled".
 @usableFromInline
 enum FutureConsumer<Success: Sendable, Failure: Error>: Sendable {
@@ -117,7 +117,7 @@ enum FutureConsumers<Success: Sendable, Failure: Error>: Sendable {
     }
 }
 
-/// What a `Future` runs. An operation with one of the completion-block shapes is kept as the
+/// What a `SharedFuture` runs. An operation with one of the completion-block shapes is kept as the
 /// user gave it, so starting it allocates nothing but the completer (the block handed to it
 /// captures only the completer); other operations (async closures) are adapted to the completer.
 ///
@@ -197,7 +197,7 @@ enum FutureOperation<Success: Sendable, Failure: Error>: Sendable {
     }
 }
 
-/// The state of a `Future`, changed only under its lock. Each event returns what to do once
+/// The state of a `SharedFuture`, changed only under its lock. Each event returns what to do once
 /// the lock is released.
 ///
 /// ```

@@ -56,7 +56,7 @@ public enum Misuse: Sendable, Hashable, CustomStringConvertible {
 /// }
 /// ```
 ///
-/// > Note: The handler is captured when the bridge is created (a `Future`, a completion
+/// > Note: The handler is captured when the bridge is created (a `SharedFuture`, a completion
 /// > block handed to an API), not when the misuse happens, because a misbehaving callback
 /// > usually runs on a thread of its own.
 public enum AsyncBridgeDiagnostics {

@@ -5,10 +5,10 @@
 ///
 /// What it counts: every ``Lock`` (a `LockBuffer`), which is where every stateful object of
 /// the package keeps its state — subjects and their subscribers, `FlowSubscription`s,
-/// `SerialDrain`s, flatMap, `share`, `Future`, `values`, `BroadcastChannel`, `SingleFlight`,
+/// `SerialDrain`s, flatMap, `share`, `SharedFuture`, `values`, `BroadcastChannel`, `SingleFlight`,
 /// retry and timer storage, `CancellationToken`s. A leaked subscriber chain holds at least one
 /// of them. (`CallCompleterBuffer` and `SerialState` have no `Lock` and are not counted; each
-/// lives inside an object that has one: a `Future`'s run, an operator's subscriber.)
+/// lives inside an object that has one: a `SharedFuture`'s run, an operator's subscriber.)
 ///
 /// Why a scope rather than a global total (RxSwift's `Resources.total`): Swift Testing runs
 /// tests in parallel, in one process, so a global count moves with every other test, and
@@ -25,7 +25,7 @@
 /// ```swift
 /// let scope = LiveObjectScope()
 /// scope.track {
-///     let subject = PublishSubject<Int, Never>()
+///     let subject = LiveSubject<Int, Never>()
 ///     subject.flow.subscribe(onValue: { print($0) }).cancel()
 /// }
 /// assert(scope.alive == 0)

@@ -30,7 +30,7 @@ extension Flow {
     /// RxSwift: `bind(to:)` / `subscribe(observer)`; Combine: `subscribe(_:)` with a subject.
     ///
     /// ```swift
-    /// let progress = PublishSubject<Double, any Error>()
+    /// let progress = LiveSubject<Double, any Error>()
     /// uploadProgress.bind(to: progress).store(in: bag)
     /// ```
     @inlinable

@@ -1,5 +1,5 @@
 /// Something you can push values into that never finishes and never fails, and subscribe
-/// to. ``PublishRelay``, ``BehaviorRelay``, ``ReplayRelay`` and both endpoints of the
+/// to. ``LiveRelay``, ``LatestValueRelay``, ``ReplayingRelay`` and both endpoints of the
 /// bidirectional relays (``RelayEndpoint``) conform.
 ///
 /// Useful for generic code that feeds any relay, and as the target of

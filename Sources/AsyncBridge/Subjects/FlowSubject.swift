@@ -1,5 +1,5 @@
 /// Something you can send values to and then finish or fail, and subscribe to: the input
-/// and output of a hot flow. ``PublishSubject``, ``BehaviorSubject`` and ``ReplaySubject``
+/// and output of a hot flow. ``LiveSubject``, ``LatestValueSubject`` and ``ReplayingSubject``
 /// conform.
 ///
 /// Useful for generic code that feeds any subject, and as the target of

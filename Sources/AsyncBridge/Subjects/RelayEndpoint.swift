@@ -1,7 +1,7 @@
 /// One side of a bidirectional relay: what it accepts goes to the other side, and its
 /// ``flow`` emits only what the other side accepted — never its own values.
 ///
-/// Both ``BidirectionalPublishRelay`` and ``BidirectionalBehaviorRelay`` have two endpoints,
+/// Both ``BidirectionalLiveRelay`` and ``BidirectionalLatestValueRelay`` have two endpoints,
 /// `view` and `work` (seed 003's `viewProperty` and `workProperty`). An endpoint holds the
 /// relay's two channels, not the relay, so it can be passed on alone (to a view, to a
 /// worker) and needs no `self` capture to stay alive.

@@ -9,7 +9,7 @@
 /// one, or see one twice.
 ///
 /// The subject's own state (the replay buffer, the completion) changes when an event is
-/// accepted, in the same critical section that queues it, so `BehaviorSubject.value` reads
+/// accepted, in the same critical section that queues it, so `LatestValueSubject.value` reads
 /// what the caller just sent even while another thread is still delivering, and the replay
 /// handed to a new subscriber is exactly the values queued before it.
 ///

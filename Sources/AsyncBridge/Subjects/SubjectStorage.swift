@@ -1,5 +1,5 @@
-/// The machinery behind every subject and relay: `PublishSubject` is a storage with no
-/// buffer, `BehaviorSubject` one with a buffer of one, `ReplaySubject` one with a buffer of
+/// The machinery behind every subject and relay: `LiveSubject` is a storage with no
+/// buffer, `LatestValueSubject` one with a buffer of one, `ReplayingSubject` one with a buffer of
 /// `bufferSize`, and the relays are the same storages that are never completed.
 ///
 /// The decisions are taken by ``SubjectStateMachine`` under the lock; delivering happens

@@ -14,12 +14,12 @@ import AsyncBridgeTesting
 struct CompletionBlockSpellingTests {
     let api = LegacyAPI(synchronous: true)
 
-    // MARK: The block's type named (the spelling Future+Callbacks.swift documents)
+    // MARK: The block's type named (the spelling SharedFuture+Callbacks.swift documents)
 
     @Test func aFutureBodyThatNamesItsBlockTypeIsPlainWithoutReturn() async throws {
         let calls = AtomicCounter()
         let api = api
-        let future = Future { (completion: @escaping @Sendable (String?, (any Error)?) -> Void) in
+        let future = SharedFuture { (completion: @escaping @Sendable (String?, (any Error)?) -> Void) in
             calls.increment()
             api.data(id: 0, completion: completion)
         }
@@ -53,7 +53,7 @@ struct CompletionBlockSpellingTests {
     @Test func aBodyThatNamesItsBlockTypeAndReturnsIsCancellable() async throws {
         let cancels = AtomicCounter()
         let held = Box<(any Sendable)?>(nil)   // keeps the block uncalled, as a running operation does
-        let future = Future { (completion: @escaping @Sendable (String?, (any Error)?) -> Void) in
+        let future = SharedFuture { (completion: @escaping @Sendable (String?, (any Error)?) -> Void) in
             held.value = completion   // never called: the consumer leaves first
             return { cancels.increment() }
         }
@@ -63,7 +63,7 @@ struct CompletionBlockSpellingTests {
 
     @Test func theExplicitVoidResultStillWorks() async throws {
         let api = api
-        let future = Future { (completion: @escaping @Sendable (String?, (any Error)?) -> Void) -> Void in
+        let future = SharedFuture { (completion: @escaping @Sendable (String?, (any Error)?) -> Void) -> Void in
             let id = 1
             api.data(id: id, completion: completion)
         }
@@ -74,24 +74,24 @@ struct CompletionBlockSpellingTests {
 
     @Test func aBodyOfSeveralStatementsPicksTheShapeItsBlockIsUsedAs() async throws {
         let api = api
-        let result = Future<String, TestError> { completion in
+        let result = SharedFuture<String, TestError> { completion in
             let id = 1
             api.user(id: id, completion: completion)
         }
-        let optionals = Future<String, any Error> { completion in
+        let optionals = SharedFuture<String, any Error> { completion in
             let id = 0
             api.data(id: id, completion: completion)
         }
-        let error = Future<Void, any Error> { completion in
+        let error = SharedFuture<Void, any Error> { completion in
             let failing = true
             api.save(failing: failing, completion: completion)
         }
-        let signal = Future<Void, Never> { completion in
+        let signal = SharedFuture<Void, Never> { completion in
             let ignored = 0
             _ = ignored
             api.ping(completion: completion)
         }
-        let value = Future<Int, Never>.neverFailing { completion in
+        let value = SharedFuture<Int, Never>.neverFailing { completion in
             let ignored = 0
             _ = ignored
             api.status(completion: completion)
@@ -150,28 +150,28 @@ struct CompletionBlockSpellingTests {
     @Test func aBodyThatReturnsACancelActionIsCancellableInEveryShape() {
         let cancels = AtomicCounter()
         let held = Box<(any Sendable)?>(nil)   // keeps the block uncalled, as a running operation does
-        let futures: [Future<Void, any Error>] = [
-            Future { (completion: @escaping @Sendable (Result<Void, any Error>) -> Void) in
+        let futures: [SharedFuture<Void, any Error>] = [
+            SharedFuture { (completion: @escaping @Sendable (Result<Void, any Error>) -> Void) in
                 held.value = completion
                 return { cancels.increment() }
             },
-            Future { (completion: @escaping @Sendable ((any Error)?) -> Void) in
+            SharedFuture { (completion: @escaping @Sendable ((any Error)?) -> Void) in
                 held.value = completion
                 return { cancels.increment() }
             },
-            Future { (completion: @escaping @Sendable ((), (any Error)?) -> Void) in
+            SharedFuture { (completion: @escaping @Sendable ((), (any Error)?) -> Void) in
                 held.value = completion
                 return { cancels.increment() }
             },
         ]
         for future in futures { future.subscribe { _ in }.cancel() }
         // A body that only holds its block does not say its shape: it names the block's type.
-        let signal = Future { (completion: @escaping @Sendable () -> Void) in
+        let signal = SharedFuture { (completion: @escaping @Sendable () -> Void) in
             held.value = completion
             return { cancels.increment() }
         }
         signal.subscribe { _ in }.cancel()
-        let value = Future<Int, Never>.neverFailing { completion in
+        let value = SharedFuture<Int, Never>.neverFailing { completion in
             held.value = completion
             return { cancels.increment() }
         }

@@ -41,17 +41,17 @@ struct URLSessionBridgeTests {
         }
     }
 
-    @Test("Future.value: lazy, and one request shared by every consumer")
+    @Test("SharedFuture.value: lazy, and one request shared by every consumer")
     func futureValueIsLazyAndShared() async throws {
         try await withFixture { fixture in
             let url = fixture.url("/ok")
             let starts = Counter()
-            let future = Future<Data, any Error> { completion in
+            let future = SharedFuture<Data, any Error> { completion in
                 starts.increment()
                 let task = fetch(url, in: fixture.session, completion: completion)
                 return { task.cancel() }
             }
-            #expect(starts.value == 0, "a Future must not start before someone asks")
+            #expect(starts.value == 0, "a SharedFuture must not start before someone asks")
 
             async let first = future.value
             async let second = future.value
@@ -65,16 +65,16 @@ struct URLSessionBridgeTests {
         }
     }
 
-    @Test("Future.subscribe hands the body to a completion block")
+    @Test("SharedFuture.subscribe hands the body to a completion block")
     func futureSubscribe() async throws {
         try await withFixture { fixture in
             let url = fixture.url("/ok")
-            let future = Future<Data, any Error> { completion in
+            let future = SharedFuture<Data, any Error> { completion in
                 let task = fetch(url, in: fixture.session, completion: completion)
                 return { task.cancel() }
             }
             let delivered = OneShot<Result<Data, any Error>>()
-            future.subscribe(on: .global()) { delivered.fulfil($0) }
+            future.subscribe(deliveringOn: .global()) { delivered.fulfil($0) }
             let data = try await delivered.value.get()
             #expect(String(decoding: data, as: UTF8.self) == Self.okBody)
         }
@@ -95,8 +95,8 @@ struct URLSessionBridgeTests {
             }
             #expect(thrown?.code == code)
 
-            // Through a Future, `result` hands the same failure back instead of throwing it.
-            let future = Future<Data, any Error> { completion in
+            // Through a SharedFuture, `result` hands the same failure back instead of throwing it.
+            let future = SharedFuture<Data, any Error> { completion in
                 let task = fetch(url, in: fixture.session, completion: completion)
                 return { task.cancel() }
             }
@@ -127,13 +127,13 @@ struct URLSessionBridgeTests {
         }
     }
 
-    @Test("Cancelling the only task awaiting Future.value cancels the URLSessionTask")
+    @Test("Cancelling the only task awaiting SharedFuture.value cancels the URLSessionTask")
     func cancelFutureValue() async throws {
         try await withFixture { fixture in
             let (url, id) = fixture.slowURL()
             let probe = RequestProbe()
             let session = fixture.session
-            let future = Future<Data, any Error> { completion in
+            let future = SharedFuture<Data, any Error> { completion in
                 let task = fetch(url, in: session, probe: probe, completion: completion)
                 return { task.cancel() }
             }
@@ -146,13 +146,13 @@ struct URLSessionBridgeTests {
         }
     }
 
-    @Test("Cancelling a Future.subscribe token cancels the URLSessionTask")
+    @Test("Cancelling a SharedFuture.subscribe token cancels the URLSessionTask")
     func cancelSubscription() async throws {
         try await withFixture { fixture in
             let (url, id) = fixture.slowURL()
             let probe = RequestProbe()
             let session = fixture.session
-            let future = Future<Data, any Error> { completion in
+            let future = SharedFuture<Data, any Error> { completion in
                 let task = fetch(url, in: session, probe: probe, completion: completion)
                 return { task.cancel() }
             }

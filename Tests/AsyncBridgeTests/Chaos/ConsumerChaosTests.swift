@@ -62,7 +62,7 @@ extension Chaos {
             let cancelAt = (0..<consumers).map { _ in random.chance(35) ? Int.random(in: 0..<valuesPerProducer, using: &random) : nil }
             let context = "values round \(round), \(policies), stop after \(stopAfter), cancel at \(cancelAt), seed \(chaosSeedText)"
 
-            let subject = PublishSubject<Int, Never>()
+            let subject = LiveSubject<Int, Never>()
             let ledger = Ledger()
             // Subscribed here, before any value is sent; each iterator is then handed to its task.
             let tasks = (0..<consumers).map { consumer in

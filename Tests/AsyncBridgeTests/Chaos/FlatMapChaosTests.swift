@@ -62,7 +62,7 @@ extension Chaos {
             let context = "round \(round), \(op), \(lossless ? "lossless" : "failing at \(failAt.map(String.init) ?? "none")"), seed \(chaosSeedText)"
 
             let inners = ChaosInners(round: round, lossless: lossless, failAt: failAt)
-            let outer = PublishSubject<Int, TestError>()
+            let outer = LiveSubject<Int, TestError>()
             let flow: Flow<Int, TestError> = switch op {
             case .merge(let maxConcurrent): outer.flow.flatMap(maxConcurrent: maxConcurrent) { inners.flow(for: $0) }
             case .latest: outer.flow.flatMapLatest { inners.flow(for: $0) }

@@ -9,7 +9,7 @@ import Testing
 struct LiveObjectScopeTests {
     @Test func countsObjectsCreatedInsideAndTheirRelease() {
         let scope = LiveObjectScope()
-        var subject: PublishSubject<Int, Never>? = scope.track { PublishSubject() }
+        var subject: LiveSubject<Int, Never>? = scope.track { LiveSubject() }
         var token: CancellationToken? = scope.track { subject?.flow.subscribe(onValue: { _ in }, onCompletion: { _ in }) }
         #expect(scope.created >= 3, "the subject, the subscription and the token")
         #expect(scope.alive == scope.created)
@@ -21,7 +21,7 @@ struct LiveObjectScopeTests {
 
     @Test func reportsWhatIsKeptAlive() {
         let scope = LiveObjectScope()
-        let kept = scope.track { PublishSubject<Int, Never>() }
+        let kept = scope.track { LiveSubject<Int, Never>() }
         #expect(scope.alive == 1)
         let called = SharedLock(false)
         scope.whenNoneAlive { called.withLock { $0 = true } }
@@ -31,11 +31,11 @@ struct LiveObjectScopeTests {
 
     @Test func ignoresObjectsCreatedOutsideIt() {
         let scope = LiveObjectScope()
-        let outside = PublishSubject<Int, Never>()
+        let outside = LiveSubject<Int, Never>()
         scope.track { outside.send(1) }
         let onOtherThread = DispatchSemaphore(value: 0)
         DispatchQueue(label: "unscoped").async {
-            _ = PublishSubject<Int, Never>()  // no scope bound on this thread
+            _ = LiveSubject<Int, Never>()  // no scope bound on this thread
             onOtherThread.signal()
         }
         onOtherThread.wait()
@@ -44,7 +44,7 @@ struct LiveObjectScopeTests {
 
     @Test func followsTasksStartedInside() async {
         let scope = LiveObjectScope()
-        let task = scope.track { Task { PublishSubject<Int, Never>() } }
+        let task = scope.track { Task { LiveSubject<Int, Never>() } }
         let subject = await task.value
         #expect(scope.alive == 1)
         _ = subject
@@ -52,7 +52,7 @@ struct LiveObjectScopeTests {
 
     @Test func callsWhenNoneAliveOnTheThreadReleasingTheLast() async {
         let scope = LiveObjectScope()
-        var subject: PublishSubject<Int, Never>? = scope.track { PublishSubject() }
+        var subject: LiveSubject<Int, Never>? = scope.track { LiveSubject() }
         let released = SharedLock(false)
         scope.whenNoneAlive { released.withLock { $0 = true } }
         #expect(!released.withLock { $0 })

@@ -16,7 +16,7 @@ extension Chaos {
             var operations = 0
             for round in 0..<Self.rounds {
                 // Made outside the tracked scope, so that its table does not count; every flight
-                // (a `Future` in the table) does.
+                // (a `SharedFuture` in the table) does.
                 var random = ChaosRandom(8, UInt64(round))
                 let flight = SingleFlight<Int, Int, Never>(policy: random.chance(50) ? .cancelWhenUnused : .runToCompletion)
                 let live = ChaosLiveObjects()

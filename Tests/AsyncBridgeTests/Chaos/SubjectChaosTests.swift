@@ -35,8 +35,8 @@ extension Chaos {
         static func round(_ round: Int, live: ChaosLiveObjects) async -> Outcome {
             var random = ChaosRandom(1, UInt64(round))
             let replay = random.chance(50) ? Int.random(in: 1...3, using: &random) : 0
-            let subject: any FlowSubject<Int, TestError> = replay > 0 ? ReplaySubject(bufferSize: replay) : PublishSubject()
-            let context = "round \(round), \(replay > 0 ? "ReplaySubject(bufferSize: \(replay))" : "PublishSubject"), seed \(chaosSeedText)"
+            let subject: any FlowSubject<Int, TestError> = replay > 0 ? ReplayingSubject(bufferSize: replay) : LiveSubject()
+            let context = "round \(round), \(replay > 0 ? "ReplayingSubject(bufferSize: \(replay))" : "LiveSubject"), seed \(chaosSeedText)"
 
             // Two subscribers that stay from before the first send to the finish: they get everything.
             let steady = [GrammarProbe<Int, TestError>("steady"), GrammarProbe<Int, TestError>("steady, through map and filter")]

@@ -45,7 +45,7 @@ struct FlowValuesTests {
     }
 
     @Test func finishingEndsTheSequenceForGood() async {
-        let subject = PublishSubject<Int, Never>()
+        let subject = LiveSubject<Int, Never>()
         var iterator = subject.flow.values.makeAsyncIterator()
         subject.send(1)
         subject.finish()
@@ -84,7 +84,7 @@ struct FlowValuesTests {
     }
 
     @Test func aHotFlowsValuesSentAfterMakeAsyncIteratorAreKept() async {
-        let subject = PublishSubject<String, Never>()
+        let subject = LiveSubject<String, Never>()
         subject.send("lost: nobody subscribed")
         var iterator = subject.flow.values.makeAsyncIterator()
         subject.send("a")
@@ -96,7 +96,7 @@ struct FlowValuesTests {
     @Test func valuesSentWhileTheLoopBodyRunsAreBufferedAsInRxSwift() async {
         // Combine's `values` would drop them (it demands one value at a time); RxSwift's and
         // ours buffer them.
-        let subject = PublishSubject<Int, Never>()
+        let subject = LiveSubject<Int, Never>()
         var iterator = subject.flow.values.makeAsyncIterator()
         subject.send(0)
         var received: [Int] = []
@@ -325,7 +325,7 @@ struct FlowValuesTests {
     }
 
     @Test func aProducerInATaskIsNeverHeld() async {
-        let subject = PublishSubject<Int, Never>()
+        let subject = LiveSubject<Int, Never>()
         var iterator = subject.flow.values(bufferingPolicy: .blockingProducer(limit: 1)).makeAsyncIterator()
         await Task.detached {
             for value in 0..<100 { subject.send(value) }  // would deadlock if held
@@ -411,7 +411,7 @@ struct FlowValuesTests {
     }
 
     @Test func theConsumerSendingFromItsOwnLoopIsNotHeld() async {
-        let subject = PublishSubject<Int, Never>()
+        let subject = LiveSubject<Int, Never>()
         var iterator = subject.flow.values(bufferingPolicy: .blockingProducer(limit: 1)).makeAsyncIterator()
         subject.send(0)
         var received: [Int] = []
@@ -476,7 +476,7 @@ struct FlowValuesTests {
     // MARK: Many consumers
 
     @Test func sharedFlowBroadcastsToEveryConsumer() async {
-        let subject = PublishSubject<Int, Never>()
+        let subject = LiveSubject<Int, Never>()
         let subscribed = Countdown(4)
         let shared = subject.flow.share().handleEvents(onSubscribe: { subscribed.arrive() })
         let consumers = (0..<4).map { _ in
@@ -500,7 +500,7 @@ struct FlowValuesTests {
 
     @Test func nothingIsRetainedAfterTheEnd() async {
         weak var weakTracked: Tracked?
-        let subject = PublishSubject<Int, Never>()
+        let subject = LiveSubject<Int, Never>()
         do {
             let tracked = Tracked()
             weakTracked = tracked
@@ -510,7 +510,7 @@ struct FlowValuesTests {
         }
         #expect(weakTracked == nil, "the released iterator left the subject, which let the storage go")
 
-        let finishing = PublishSubject<Int, Never>()
+        let finishing = LiveSubject<Int, Never>()
         do {
             let tracked = Tracked()
             weakTracked = tracked
@@ -520,7 +520,7 @@ struct FlowValuesTests {
         }
         #expect(weakTracked == nil)
 
-        let cancelled = PublishSubject<Int, Never>()
+        let cancelled = LiveSubject<Int, Never>()
         do {
             let tracked = Tracked()
             weakTracked = tracked

@@ -33,7 +33,7 @@ struct FlowSourcesTests {
 
     @Test func aFutureIsSharedAndCancellingOneSubscriptionLeavesIt() async {
         let operation = PendingOperation<Result<Int, TestError>>()
-        let future = Future<Int, TestError> { completion in
+        let future = SharedFuture<Int, TestError> { completion in
             operation.start(completion)
             return { operation.cancel() }
         }
@@ -50,7 +50,7 @@ struct FlowSourcesTests {
 
     @Test func cancellingTheOnlySubscriptionCancelsTheFuturesOperation() {
         let operation = PendingOperation<Result<Int, TestError>>()
-        let recorder = FlowRecorder(Flow(Future<Int, TestError> { completion in
+        let recorder = FlowRecorder(Flow(SharedFuture<Int, TestError> { completion in
             operation.start(completion)
             return { operation.cancel() }
         }))
@@ -59,8 +59,8 @@ struct FlowSourcesTests {
     }
 
     @Test func aBrokenFutureFailsAnUntypedFlowAndFinishesATypedOne() {
-        let untyped = MisuseRecorder().record { Future<Int, any Error> { (_: @escaping @Sendable (Result<Int, any Error>) -> Void) in } }
-        let typed = MisuseRecorder().record { Future<Int, TestError> { _ in } }
+        let untyped = MisuseRecorder().record { SharedFuture<Int, any Error> { (_: @escaping @Sendable (Result<Int, any Error>) -> Void) in } }
+        let typed = MisuseRecorder().record { SharedFuture<Int, TestError> { _ in } }
         let untypedEvents = FlowRecorder(Flow(untyped)).events
         #expect(untypedEvents.count == 1)
         if case .failure(let error)? = untypedEvents.first {

@@ -16,7 +16,7 @@ struct FlowSubscribeWithTests {
     }
 
     @Test func theSubscriptionDoesNotKeepTheOwnerAlive() {
-        let relay = PublishRelay<Int>()
+        let relay = LiveRelay<Int>()
         let seen = Box<[Int]>([])
         weak var weakOwner: SubscribeWithOwner?
         let token: CancellationToken
@@ -55,7 +55,7 @@ struct FlowSubscribeWithTests {
     }
 
     @Test func theCompletionIsNotDeliveredOnceTheOwnerIsGone() {
-        let subject = PublishSubject<Int, Never>()
+        let subject = LiveSubject<Int, Never>()
         let completions = AtomicCounter()
         do {
             let owner = SubscribeWithOwner()
@@ -66,7 +66,7 @@ struct FlowSubscribeWithTests {
     }
 
     @Test func aSubjectReleasesTheSubscriberOnceTheOwnerIsGone() {
-        let subject = PublishSubject<Int, Never>()
+        let subject = LiveSubject<Int, Never>()
         weak var capture: Tracked?
         do {
             let owner = SubscribeWithOwner()
@@ -81,7 +81,7 @@ struct FlowSubscribeWithTests {
 
     @Test func cancellingTheTokenStopsDelivery() {
         let owner = SubscribeWithOwner()
-        let relay = BehaviorRelay(value: 0)
+        let relay = LatestValueRelay(value: 0)
         let seen = Box<[Int]>([])
         let token = relay.flow.subscribe(with: owner) { _, value in seen.value.append(value) }
         relay.accept(1)

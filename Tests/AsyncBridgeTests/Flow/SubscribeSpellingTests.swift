@@ -68,7 +68,7 @@ struct SubscribeSpellingTests {
     }
 
     @Test func aStoredTokenIsCancelledWithItsBag() {
-        let subject = PublishSubject<Int, Never>()
+        let subject = LiveSubject<Int, Never>()
         let recorder = Box<[FlowEvent<Int, Never>]>([])
         do {
             let bag = CancellationBag()

@@ -8,7 +8,7 @@ struct DiagnosticsTests {
     @Test func misuseOnAnotherThreadReachesTheHandlerOfTheCreatingTask() async throws {
         let recorder = MisuseRecorder()
         let operation = PendingOperation<Result<Int, Never>>()
-        let future = recorder.record { Future<Int, Never> { operation.start($0) } }
+        let future = recorder.record { SharedFuture<Int, Never> { operation.start($0) } }
         let spy = CompletionSpy<Result<Int, any Error>>()
         future.subscribe(spy.completion)  // outside the recorder's scope
         let done = CompletionSpy<Void>()

@@ -70,7 +70,7 @@ struct NotificationCenterBridgeTests {
     @Test func aFlowCanDriveNotificationsToo() {
         let center = NotificationCenter()
         let recorder = FlowRecorder(notificationValues(center, named: ticked))
-        let subject = PublishSubject<Int, Never>()
+        let subject = LiveSubject<Int, Never>()
         let token = subject.flow.subscribe(onValue: { post($0, to: center) }, onCompletion: { _ in })
         subject.send(7)
         subject.send(8)

@@ -3,11 +3,11 @@ import Testing
 @_spi(AsyncBridgeInternals) import AsyncBridge
 import AsyncBridgeTesting
 
-/// A child process as a lazy `Future` of its exit status: it is launched when the first consumer
+/// A child process as a lazy `SharedFuture` of its exit status: it is launched when the first consumer
 /// arrives, `terminationHandler` completes the future, and cancelling the last consumer
 /// terminates the process.
-func exitStatus(ofShellCommand command: String, launched: CompletionSpy<Int32>? = nil) -> Future<Int32, any Error> {
-    Future { completion in
+func exitStatus(ofShellCommand command: String, launched: CompletionSpy<Int32>? = nil) -> SharedFuture<Int32, any Error> {
+    SharedFuture { completion in
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
@@ -30,7 +30,7 @@ func forceTerminate(_ process: Process) {
     kill(process.processIdentifier, SIGKILL)
 }
 
-@Suite("Process termination → Future", .timeLimit(.minutes(1)))
+@Suite("Process termination → SharedFuture", .timeLimit(.minutes(1)))
 struct ProcessBridgeTests {
     @Test func theExitStatusArrivesWhenTheProcessTerminates() async throws {
         #expect(try await exitStatus(ofShellCommand: "exit 0").value == 0)
@@ -38,7 +38,7 @@ struct ProcessBridgeTests {
     }
 
     @Test func aProcessThatCannotBeLaunchedFailsTheFuture() async {
-        let missing = Future<Int32, any Error> { completion in
+        let missing = SharedFuture<Int32, any Error> { completion in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/nonexistent/AsyncBridgeTests")
             process.terminationHandler = { completion(.success($0.terminationStatus)) }
@@ -62,7 +62,7 @@ struct ProcessBridgeTests {
         let launched = CompletionSpy<Int32>()
         let terminated = CompletionSpy<Process.TerminationReason>()
         let cancelActions = AtomicCounter()
-        let long = Future<Int32, any Error> { completion in
+        let long = SharedFuture<Int32, any Error> { completion in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "exec sleep 600"]   // the child waits, not the test

@@ -5,9 +5,9 @@ import AsyncBridgeTesting
 @Suite("Flow.bind(to:)", .timeLimit(.minutes(1)))
 struct FlowBindTests {
     @Test func aNeverFailingFlowBindsValuesIntoAnyRelay() {
-        let publish = PublishRelay<String>()
-        let behavior = BehaviorRelay(value: "-")
-        let replay = ReplayRelay<String>(bufferSize: 2)
+        let publish = LiveRelay<String>()
+        let behavior = LatestValueRelay(value: "-")
+        let replay = ReplayingRelay<String>(bufferSize: 2)
         let published = FlowRecorder(publish.flow)
         _ = marbleFlow("ab|").bind(to: publish)
         _ = marbleFlow("ab|").bind(to: behavior)
@@ -19,7 +19,7 @@ struct FlowBindTests {
     }
 
     @Test func aFlowBindsValuesAndItsFinishIntoASubject() {
-        let subject = PublishSubject<String, Never>()
+        let subject = LiveSubject<String, Never>()
         let recorder = FlowRecorder(subject.flow)
         _ = marbleFlow("ab|").bind(to: subject)
         subject.send("c")  // ignored: the subject finished with its source
@@ -27,15 +27,15 @@ struct FlowBindTests {
     }
 
     @Test func aFlowBindsItsFailureIntoASubject() {
-        let subject = BehaviorSubject<String, TestError>(value: "x")
+        let subject = LatestValueSubject<String, TestError>(value: "x")
         let recorder = FlowRecorder(subject.flow)
         _ = marbleFlow("a#", failure: TestError(code: 9)).bind(to: subject)
         #expect(recorder.events == marbles("xa#", failure: TestError(code: 9)))
     }
 
     @Test func cancellingTheTokenUnbindsWithoutCompletingTheTarget() {
-        let source = PublishSubject<Int, Never>()
-        let target = ReplaySubject<Int, Never>(bufferSize: 10)
+        let source = LiveSubject<Int, Never>()
+        let target = ReplayingSubject<Int, Never>(bufferSize: 10)
         let recorder = FlowRecorder(target.flow)
         let token = source.flow.bind(to: target)
         source.send(1)
@@ -46,8 +46,8 @@ struct FlowBindTests {
     }
 
     @Test func relaysChainIntoRelays() {
-        let upstream = PublishRelay<Int>()
-        let downstream = BehaviorRelay(value: 0)
+        let upstream = LiveRelay<Int>()
+        let downstream = LatestValueRelay(value: 0)
         let bag = CancellationBag()
         upstream.flow.map { $0 * 2 }.bind(to: downstream).store(in: bag)
         upstream.accept(21)

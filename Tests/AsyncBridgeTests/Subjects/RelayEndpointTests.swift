@@ -5,11 +5,11 @@ import AsyncBridgeTesting
 @Suite("RelayEndpoint", .timeLimit(.minutes(1)))
 struct RelayEndpointTests {
     @Test func anEndpointWorksOnItsOwnAfterTheRelayIsGone() {
-        weak var weakRelay: BidirectionalBehaviorRelay<Int>?
+        weak var weakRelay: BidirectionalLatestValueRelay<Int>?
         let view: RelayEndpoint<Int>
         let work: RelayEndpoint<Int>
         do {
-            let relay = BidirectionalBehaviorRelay(value: 0)
+            let relay = BidirectionalLatestValueRelay(value: 0)
             weakRelay = relay
             view = relay.view
             work = relay.work
@@ -24,7 +24,7 @@ struct RelayEndpointTests {
     }
 
     @Test func anEndpointIsARelayThatFlowsBindTo() {
-        let relay = BidirectionalPublishRelay<String>()
+        let relay = BidirectionalLiveRelay<String>()
         let requested = FlowRecorder(relay.work.flow)
         let token = marbleFlow("ab|").bind(to: relay.view)
         let endpoint: any FlowRelay<String> = relay.view

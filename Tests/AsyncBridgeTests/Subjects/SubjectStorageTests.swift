@@ -59,7 +59,7 @@ struct SubjectStorageTests {
     }
 
     @Test func sendersFromManyThreadsAndAFinishMeetTheGrammar() {
-        let subject = PublishSubject<Int, Never>()
+        let subject = LiveSubject<Int, Never>()
         let recorder = FlowRecorder(subject.flow)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for index in 0..<500 { subject.send(thread * 500 + index) }
@@ -112,7 +112,7 @@ struct SubjectStorageTests {
     }
 
     @Test func aHandlerThatCancelsAnotherSubscriberStopsItBeforeTheCurrentValue() {
-        let subject = PublishSubject<Int, Never>()
+        let subject = LiveSubject<Int, Never>()
         let victim = Box<CancellationToken?>(nil)
         let first = subject.flow.subscribe(onValue: { _ in victim.value?.cancel() }, onCompletion: { _ in })
         let seen = Box<[Int]>([])
@@ -192,7 +192,7 @@ struct SubjectStorageTests {
         // Contract 3: nothing after the cancellation has returned, except the event in flight.
         // The victim is cancelled from another thread while the first subscriber's handler
         // holds the delivery of 1; 2 is queued behind it, so it must never reach the victim.
-        let subject = PublishSubject<Int, Never>()
+        let subject = LiveSubject<Int, Never>()
         let victim = Box<CancellationToken?>(nil)
         let first = subject.flow.subscribe(onValue: { value in
             guard value == 1 else { return }
@@ -270,10 +270,10 @@ struct SubjectStorageTests {
     }
 
     @Test func aSubscriptionDoesNotKeepTheSubjectAlive() {
-        weak var weakSubject: PublishSubject<Int, Never>?
+        weak var weakSubject: LiveSubject<Int, Never>?
         let recorder: FlowRecorder<Int, Never>
         do {
-            let subject = PublishSubject<Int, Never>()
+            let subject = LiveSubject<Int, Never>()
             weakSubject = subject
             recorder = FlowRecorder(subject.flow.map { $0 + 1 })
             subject.send(1)
@@ -285,7 +285,7 @@ struct SubjectStorageTests {
 
     @Test func aReplaySubjectReleasesTheValuesItNoLongerBuffers() {
         let released = Box<[Int]>([])
-        let subject = ReplaySubject<ReleasedValue, Never>(bufferSize: 2)
+        let subject = ReplayingSubject<ReleasedValue, Never>(bufferSize: 2)
         for id in 1...4 { subject.send(ReleasedValue(id) { released.value.append($0) }) }
         #expect(released.value == [1, 2])
     }
@@ -293,8 +293,8 @@ struct SubjectStorageTests {
     @Test func aValueWhoseReleaseSendsToTheSameSubjectDoesNotDeadlock() {
         // The buffer lets go of the old value outside the lock; if it did so inside, this
         // value's deinit would lock the subject again, on the same thread.
-        let relay = Box<BehaviorRelay<ReleasedValue>?>(nil)
-        relay.value = BehaviorRelay(value: ReleasedValue(1) { _ in
+        let relay = Box<LatestValueRelay<ReleasedValue>?>(nil)
+        relay.value = LatestValueRelay(value: ReleasedValue(1) { _ in
             relay.value?.accept(ReleasedValue(99) { _ in })
         })
         let recorder = FlowRecorder(relay.value!.flow.map(\.id))

@@ -50,13 +50,13 @@ enum SubjectKind: String, CaseIterable, Sendable {
     func make() -> (flow: Flow<Int, Never>, send: @Sendable (Int) -> Void, finish: @Sendable () -> Void) {
         switch self {
         case .publish:
-            let subject = PublishSubject<Int, Never>()
+            let subject = LiveSubject<Int, Never>()
             return (subject.flow, subject.send, subject.finish)
         case .behavior:
-            let subject = BehaviorSubject<Int, Never>(value: Self.initialValue)
+            let subject = LatestValueSubject<Int, Never>(value: Self.initialValue)
             return (subject.flow, subject.send, subject.finish)
         case .replay:
-            let subject = ReplaySubject<Int, Never>(bufferSize: 16)
+            let subject = ReplayingSubject<Int, Never>(bufferSize: 16)
             return (subject.flow, subject.send, subject.finish)
         }
     }
@@ -67,7 +67,7 @@ enum SubjectKind: String, CaseIterable, Sendable {
 final class RelayTestSwitch: Sendable {
     private let state = Box(false)
     /// What the user did, and only that.
-    let userChanges = PublishRelay<Bool>()
+    let userChanges = LiveRelay<Bool>()
 
     init(isOn: Bool = false) {
         state.value = isOn

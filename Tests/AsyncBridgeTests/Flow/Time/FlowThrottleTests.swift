@@ -131,7 +131,7 @@ private struct InputsFirstClock: Clock {
         _ transform: (Flow<String, Never>) -> Flow<String, Never>
     ) async -> String {
         let inputSteps = Self.steps(input), expectedSteps = Self.steps(expected)
-        let subject = PublishSubject<String, Never>()
+        let subject = LiveSubject<String, Never>()
         let recorder = FlowRecorder(transform(subject.flow), clock: time)
         var expectedValues = 0
         var expectsCompletion = false

@@ -50,7 +50,7 @@ struct TimedOperatorTests {
 
     @Test func aSubscriberThatSendsIntoTheUpstreamFromItsHandlerIsServedLater() async {
         let clock = ManualClock()
-        let subject = PublishSubject<String, Never>()
+        let subject = LiveSubject<String, Never>()
         let recorder = FlowRecorder(subject.flow.delay(for: .seconds(1), clock: clock).handleEvents(onValue: { value in
             if value != "c" { subject.send(value == "a" ? "b" : "c") }   // re-entrant: delay is delivering
         }), clock: clock)

@@ -1,0 +1,64 @@
+extension SharedFuture {
+    /// A future that runs the future `makeFuture` returns, and a new one after a failure,
+    /// waiting as `backoff` says, until one succeeds, `maxAttempts` have failed, or
+    /// `shouldRetry` turns an error down.
+    ///
+    /// `makeFuture` is called for every attempt, the first included, and must return a new
+    /// future each time: a `SharedFuture` memoises its outcome, failures included, so the same
+    /// future would only fail again at once. (That is why this is not `future.retry()`.)
+    ///
+    /// ```swift
+    /// let user = SharedFuture.retrying(.exponential(initial: .milliseconds(200)), maxAttempts: 3) {
+    ///     SharedFuture { api.getUser(id: 42, completion: $0) }
+    /// }
+    /// ```
+    ///
+    /// Lazy like any future: the first attempt starts with the first consumer, and the outcome
+    /// is shared and memoised. `maxAttempts` counts attempts, the first one included (as
+    /// RxSwift's `retry(3)` does; Combine's `retry(3)` counts retries). The failure is the
+    /// last attempt's, typed. A broken contract (``AsyncBridgeError``) is not a `Failure` and
+    /// is not retried. When the last consumer leaves, the attempt in flight or the backoff's
+    /// wait is cancelled and no further attempt starts.
+    ///
+    /// For an async operation, `SharedFuture { try await withRetry(…) { … } }` does the same.
+    ///
+    /// - Parameters:
+    ///   - backoff: How long to wait before each retry; `.immediate` by default.
+    ///   - maxAttempts: How many attempts at most, the first one included.
+    ///   - clock: The clock to wait on; `ManualClock` (AsyncBridgeTesting) in tests.
+    ///   - shouldRetry: Whether a failure is worth another attempt; by default every one is.
+    ///   - makeFuture: Makes the future of one attempt.
+    public static func retrying<C: Clock>(
+        _ backoff: Backoff = .immediate,
+        maxAttempts: Int,
+        clock: C = ContinuousClock(),
+        shouldRetry: @escaping @Sendable (Failure) -> Bool = { _ in true },
+        _ makeFuture: @escaping @Sendable () -> SharedFuture
+    ) -> SharedFuture where C.Duration == Duration {
+        precondition(maxAttempts >= 1, "retrying needs maxAttempts of at least 1 (\(maxAttempts))")
+        return SharedFuture(work: { completer in
+            let retry = RetryStorage(clock: clock, context: RetryContext(
+                attempt: { retry, number in
+                    let future = makeFuture()
+                    guard let id = future.subscribe({ outcome in
+                        switch outcome {
+                        case .failure(let error)?:
+                            retry.attemptFailed(number, error)
+                        case let outcome?:
+                            retry.attemptEnded(number) { completer.complete(outcome) }
+                        case nil:
+                            break  // this attempt was cancelled
+                        }
+                    }) else { return }
+                    if !retry.register(number, cancel: { future.remove(id) }) { future.remove(id) }
+                },
+                giveUp: { error in completer.complete(.failure(error)) },
+                shouldRetry: shouldRetry,
+                backoff: backoff,
+                maxAttempts: maxAttempts
+            ))
+            retry.start()
+            return { retry.cancel() }
+        })
+    }
+}

@@ -1,0 +1,328 @@
+/// One result, later: the hub every one-shot bridge converts to and from.
+///
+/// A `SharedFuture` is
+/// - **lazy**: its operation starts when the first consumer arrives, not when it is created
+///   (unlike Combine's `Future`, which starts at once);
+/// - **shared**: concurrent consumers share one run of the operation, and consumers that come
+///   after it finished get the stored result without running it again (what RxSwift's
+///   `share(replay: 1, scope: .forever)` gives a request, built in; its default scope runs the
+///   request again for a consumer that comes after the result);
+/// - **cancellable**: the operation may hand back a ``CancelAction``. It runs exactly once,
+///   when the last consumer goes away before the operation finished, and never after. The
+///   future is then idle again, and a later consumer starts a new run.
+///
+/// Useful for wrapping a completion-block API once and handing the result to async code,
+/// to old callers and to several screens at the same time:
+///
+/// ```swift
+/// let user = SharedFuture<User, APIError> { completion in
+///     api.getUser(id: 42, completion: completion)
+/// }
+/// let name = try await user.value.name     // starts the request
+/// let same = try await user.result         // served from memory: no second request
+/// ```
+///
+/// RxSwift: `Single` + `share(replay: 1, scope: .forever)`; Combine:
+/// `Deferred { Future { … } }.share()` (which gives a consumer that comes after the result
+/// the completion alone, not the value).
+public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
+    @usableFromInline
+    typealias Machine = FutureStateMachine<Success, Failure>
+
+    @usableFromInline
+    let storage: Lock<Machine>
+
+    @inlinable
+    init(operation: Machine.Operation) {
+        storage = .make(Machine(operation: operation, reporter: .current))
+    }
+
+    /// A future whose operation adapts a completion block of another shape to the completer.
+    @inlinable
+    init(work: @escaping @Sendable (FutureCompleter<Success, Failure>) -> CancelAction?) {
+        self.init(operation: .adapted(work))
+    }
+
+    /// A future without an operation whose first run is in progress, holding `cancel`, with
+    /// one consumer that has not started listening: what a `withCompletion` call waits on
+    /// (``CallCompleter``) when its operation returns without having completed.
+    @inlinable
+    init(runningFirstRun cancel: CancelAction?) {
+        storage = .make(Machine(runningFirstRun: cancel, reporter: .current))
+    }
+
+    @inlinable
+    init(outcome: FutureOutcome<Success, Failure>) {
+        storage = .make(Machine(outcome: outcome))
+    }
+
+    // MARK: Consuming
+
+    /// Waits for the result, starting the operation if nobody has yet.
+    ///
+    /// Throws the future's `Failure`, `CancellationError` when the waiting task is cancelled
+    /// first, or ``AsyncBridgeError`` when the bridged API broke its contract. Cancelling the
+    /// last waiting task runs the operation's cancel action.
+    ///
+    /// ```swift
+    /// let user = try await future.value
+    /// ```
+    @inlinable @inline(__always)
+    public var value: Success {
+        get async throws {
+            guard let outcome = await outcome() else { throw CancellationError() }
+            return try outcome.get()
+        }
+    }
+
+    /// Waits for the result and returns it with its typed failure.
+    ///
+    /// Only `CancellationError` (the waiting task was cancelled) and ``AsyncBridgeError`` (the
+    /// bridged API broke its contract) are thrown; the operation's own failure is inside the
+    /// returned `Result`.
+    ///
+    /// ```swift
+    /// switch try await future.result {
+    /// case .success(let user): show(user)
+    /// case .failure(let error): show(error)  // typed: APIError
+    /// }
+    /// ```
+    @inlinable @inline(__always)
+    public var result: Result<Success, Failure> {
+        get async throws {
+            switch await outcome() {
+            case .success(let value): return .success(value)
+            case .failure(let error): return .failure(error)
+            case .broken(let error): throw error
+            case nil: throw CancellationError()
+            }
+        }
+    }
+
+    // MARK: Internals
+
+    /// Waits as one consumer; `nil` means the waiting task was cancelled.
+    ///
+    /// Inlined into every caller so that a consumer served without waiting (the future had
+    /// finished, or its run completed synchronously) makes no async call: each would cost a
+    /// hop to the callee's executor and one back.
+    @inlinable @inline(__always)
+    func outcome() async -> FutureOutcome<Success, Failure>? {
+        switch arrive(inTask: true) {
+        case .served(let outcome): return outcome
+        case .waiting(let id, let generation): return await wait(id, generation)
+        }
+    }
+
+    /// How a consumer's arrival went.
+    @usableFromInline
+    enum Arrival {
+        /// It has its outcome (`nil`: it left) without waiting.
+        case served(FutureOutcome<Success, Failure>?)
+        /// It waits for run `generation` as consumer `id`.
+        case waiting(id: UInt64, generation: UInt64)
+    }
+
+    /// A consumer arrives: it gets the stored outcome, or joins the run in progress, or starts
+    /// a run (outside the lock) and gets its outcome if the run completed synchronously.
+    @inlinable
+    func arrive(inTask: Bool) -> Arrival {
+        var operation: Machine.Operation?
+        switch storage.withLock({ $0.arrive(operation: &operation) }) {
+        case .finished(let outcome):
+            return .served(outcome)
+        case .joining(let id, let generation):
+            return .waiting(id: id, generation: generation)
+        case .starting(let id, let generation):
+            return run(id, generation, operation, inTask: inTask)
+        }
+    }
+
+    /// Consumer `id` starts run `generation`, outside the lock, with the stored `operation`,
+    /// and records the cancel action it hands back.
+    ///
+    /// A consumer that awaits (`inTask`) checks whether its task was cancelled while the run
+    /// was starting (the operation itself may have cancelled it); if so it leaves at once,
+    /// running the cancel action, before the run's completer is released, so that this
+    /// cancellation wins over a completion block that the operation dropped. A later
+    /// cancellation is its cancellation handler's business.
+    @inlinable
+    func run(
+        _ id: UInt64,
+        _ generation: UInt64,
+        _ operation: Machine.Operation?,
+        inTask: Bool
+    ) -> Arrival {
+        guard case .some = operation else {
+            preconditionFailure("Internal inconsistency: a future with no operation was started")
+        }
+        let completer = FutureCompleter(self, generation: generation)
+        // Not `operation.map { $0.start(completer) }`: a closure returned through that generic
+        // function gets reabstraction thunks, two allocations per call. Not `if let operation`
+        // either: the binding copies the operation (an outlined copy and destroy of the enum,
+        // ~75 instructions); `unsafelyUnwrapped` borrows it.
+        let cancel = operation.unsafelyUnwrapped.start(completer)
+        let started = withExtendedLifetime(completer) { () -> Machine.Start in
+            // Completed synchronously, inside `start` on this thread: the run is finished (a
+            // terminal state, which nobody writes any more) and its cancel action is dropped
+            // unused. This thread recorded both under the lock, so it reads them without.
+            if completer.completedWhileStarting {
+                return .finished(storage.withUnsynchronizedState { $0.outcome(ofFinished: generation) })
+            }
+            let started = storage.withLock { $0.started(generation, cancel: cancel) }
+            guard case .running = started, inTask, Task.isCancelled else { return started }
+            return storage.withLock { $0.starterLeaves(id, generation) }
+        }
+        switch started {
+        case .finished(let outcome):
+            return .served(outcome)
+        case .running:
+            return .waiting(id: id, generation: generation)
+        case .left(let cancelling):
+            if cancelling { cancel?() }
+            return .served(nil)
+        }
+    }
+
+    /// Waits as consumer `id` until run `generation` finishes or the task is cancelled.
+    @inlinable
+    func wait(
+        _ id: UInt64,
+        _ generation: UInt64,
+        isolation: isolated (any Actor)? = #isolation
+    ) async -> FutureOutcome<Success, Failure>? {
+        await withTaskCancellationHandler {
+            _ = isolation  // capturing it keeps this closure on the caller's actor
+            return await withUnsafeContinuation { continuation in
+                if case .deliver(let outcome) = storage.withLock({ $0.install(id, generation, .continuation(continuation)) }) {
+                    continuation.resume(returning: outcome)
+                }
+            }
+        } onCancel: {
+            remove(id)
+        }
+    }
+
+    /// Registers a handler consumer; returns its id for `remove`, or `nil` when the handler
+    /// was called at once.
+    @inlinable
+    func subscribe(_ handler: @escaping @Sendable (FutureOutcome<Success, Failure>?) -> Void) -> UInt64? {
+        switch arrive(inTask: false) {
+        case .served(let outcome):
+            handler(outcome)
+            return nil
+        case .waiting(let id, let generation):
+            let installation = storage.withLock { $0.install(id, generation, .handler(handler)) }
+            if case .deliver(let outcome) = installation { handler(outcome) }
+            return id
+        }
+    }
+
+    /// Ends run 1 of a future made with `init(runningFirstRun:)` with `outcome` and tells its
+    /// consumer; `false` when the consumer had left.
+    @inlinable @discardableResult
+    func completeFirstRun(_ outcome: FutureOutcome<Success, Failure>) -> Bool {
+        guard let completion = storage.withLock({ $0.complete(1, outcome) }) else { return false }
+        completion.consumers?.deliver(outcome)
+        return true
+    }
+
+    /// A consumer leaves: runs the cancel action if it was the last, then tells the consumer.
+    @inlinable
+    func remove(_ id: UInt64) {
+        let departure = storage.withLock { $0.remove(id) }
+        departure.cancel?()
+        departure.consumer?.deliver(nil)
+    }
+}
+
+/// The completion side of one run of a `SharedFuture`. The completion blocks handed to APIs capture
+/// it; when it is released without having been called, the run ends with
+/// ``AsyncBridgeError/completionNeverCalled`` instead of hanging.
+@usableFromInline
+final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
+    @usableFromInline typealias Machine = FutureStateMachine<Success, Failure>
+    @usableFromInline let future: SharedFuture<Success, Failure>
+    @usableFromInline let generation: UInt64
+    /// The future's mutex, for the deinitialiser's fast path.
+    @usableFromInline let mutex: LockMutex
+    /// Guarded by the future's lock, hence unchecked: a dynamic exclusivity check would cost
+    /// more than the lock.
+    @exclusivity(unchecked) @usableFromInline var called = false
+    /// The thread that starts the run (and makes this completer).
+    @usableFromInline let starter: ThreadIdentity
+    /// The completion was called synchronously, on the starter's thread, while the operation
+    /// was starting: the starter takes the outcome without another critical section.
+    ///
+    /// Written (under the lock) only on the starter's thread and read only by the starter once
+    /// the operation has returned, so that thread's program order orders every access.
+    @exclusivity(unchecked) @usableFromInline var completedWhileStarting = false
+
+    @inlinable
+    init(_ future: SharedFuture<Success, Failure>, generation: UInt64) {
+        self.future = future
+        self.generation = generation
+        self.mutex = future.storage.mutex
+        self.starter = .current
+    }
+
+    /// Delivers the run's outcome; a second call is ignored and reported.
+    @inlinable
+    func complete(_ outcome: FutureOutcome<Success, Failure>) {
+        switch call(outcome) {
+        case .first(let completion?, _): completion.consumers?.deliver(outcome)
+        case .first(nil, _): break
+        case .again(let reporter): reporter.report(.completionCalledMoreThanOnce)
+        }
+    }
+
+    /// Delivers a `Result`: what completion blocks of every shape end up calling.
+    @inlinable
+    func resolve(_ result: Result<Success, Failure>) {
+        complete(FutureOutcome(result))
+    }
+
+    /// What a call of the completion did.
+    @usableFromInline
+    enum Call {
+        /// The first call: what the future's run had to do (`nil` if it had been abandoned).
+        case first(Machine.Completion?, MisuseReporter)
+        /// A later call.
+        case again(MisuseReporter)
+    }
+
+    /// Records a call of the completion, under the future's lock.
+    @inlinable
+    func call(_ outcome: FutureOutcome<Success, Failure>) -> Call {
+        future.storage.withLock { machine -> Call in
+            if called { return .again(machine.reporter) }
+            called = true
+            let completion = machine.complete(generation, outcome)
+            // While the run is starting, its starter is inside the operation: a call on its
+            // thread is a synchronous one, nested in that operation.
+            if let completion, completion.whileStarting, starter.isCurrent { completedWhileStarting = true }
+            return .first(completion, machine.reporter)
+        }
+    }
+
+    // A generic class's deinitialiser is compiled unspecialised, where every use of a generic
+    // type costs a metadata lookup. The common case (the completion was called) only reads the
+    // flag under the future's mutex, which is not generic; the rest is a method of its own.
+    @inlinable
+    deinit {
+        mutex.lock()
+        let wasCalled = called
+        mutex.unlock()
+        if !wasCalled { completionNeverCalled() }
+    }
+
+    /// The completion was released without being called: the run ends with
+    /// ``AsyncBridgeError/completionNeverCalled``, reported, unless it had ended already.
+    @usableFromInline
+    func completionNeverCalled() {
+        let outcome = FutureOutcome<Success, Failure>.broken(.completionNeverCalled)
+        guard case .first(let completion?, let reporter) = call(outcome) else { return }
+        reporter.report(.completionNeverCalled)
+        completion.consumers?.deliver(outcome)
+    }
+}

@@ -1,0 +1,56 @@
+/// A two-way binding like ``BidirectionalLiveRelay``, where the view side starts from a
+/// value: a subscriber to `view.flow` first receives the latest value the work side
+/// accepted (or the initial value), then what the work side accepts after it.
+///
+/// The work side does not replay: `work.flow` emits only what the view accepts after it
+/// subscribed, so subscribing the worker never triggers the operation by itself.
+///
+/// Useful for a control that must show the stored setting as soon as it appears, then
+/// stay in step with the operation it triggers (seed 003's "Action Relay").
+///
+/// RxSwift: seed 003's `BidirectionalBehaviorRelay` (`workInput` a `BehaviorRelay`,
+/// `viewInput` a `PublishRelay`); Combine has none.
+///
+/// ```swift
+/// let notificationsRelay = BidirectionalLatestValueRelay(value: settings.notificationsOn)
+/// notificationsRelay.view.flow
+///     .subscribe(with: notificationsSwitch) { control, isOn in control.isOn = isOn }   // shows the setting at once
+///     .store(in: bag)
+/// notificationsSwitch.userChanges.bind(to: notificationsRelay.view).store(in: bag)
+/// notificationsRelay.work.flow
+///     .subscribe(onValue: { isOn in api.setNotifications(isOn) { notificationsRelay.work.accept($0) } }, onCompletion: { _ in })
+///     .store(in: bag)
+/// ```
+public final class BidirectionalLatestValueRelay<Element: Sendable>: Sendable {
+    /// The view's side: accepts user input, emits the current value and then what the work
+    /// side accepts.
+    ///
+    /// Seed 003: `viewProperty`.
+    ///
+    /// ```swift
+    /// relay.view.flow.subscribe(onValue: { toggle.isOn = $0 }, onCompletion: { _ in }).store(in: bag)
+    /// ```
+    public let view: RelayEndpoint<Element>
+
+    /// The work's side: accepts results (which become the view's current value), emits what
+    /// the view side accepts.
+    ///
+    /// Seed 003: `workProperty`.
+    ///
+    /// ```swift
+    /// relay.work.accept(confirmedSetting)
+    /// ```
+    public let work: RelayEndpoint<Element>
+
+    /// Creates a relay whose view side starts from `value`.
+    ///
+    /// ```swift
+    /// let relay = BidirectionalLatestValueRelay(value: false)
+    /// ```
+    public init(value: Element) {
+        let fromView = SubjectStorage<Element, Never>(bufferSize: 0)
+        let fromWork = SubjectStorage<Element, Never>(bufferSize: 1, initial: [value])
+        view = RelayEndpoint(outgoing: fromView, incoming: fromWork)
+        work = RelayEndpoint(outgoing: fromWork, incoming: fromView)
+    }
+}

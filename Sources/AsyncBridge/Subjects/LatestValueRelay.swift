@@ -1,0 +1,68 @@
+/// A hot flow with a current value that never finishes and never fails: a new subscriber
+/// receives the current value first, then what is accepted after it.
+///
+/// Useful for the state of a screen or a component (seed 003: "to represent sort of state
+/// for UI components"), which has a value at every moment and no end.
+///
+/// RxRelay: `BehaviorRelay`; Combine: a `CurrentValueSubject<_, Never>` that is never
+/// completed.
+///
+/// ```swift
+/// let modelRelay = LatestValueRelay(value: Model.default)
+/// modelRelay.flow.subscribe(onValue: { render($0) }, onCompletion: { _ in }).store(in: bag)   // render(.default) at once
+/// modelRelay.accept(loaded)
+/// print(modelRelay.value)                                            // loaded
+/// ```
+///
+/// Threads: as for ``LatestValueSubject`` — a new subscriber's current value never interleaves
+/// wrongly with a concurrent `accept`, and `value` reflects an `accept` as soon as it
+/// returns.
+public final class LatestValueRelay<Element: Sendable>: FlowRelay {
+    @usableFromInline let storage: SubjectStorage<Element, Never>
+
+    /// The current value, then what is accepted; never completes.
+    ///
+    /// ```swift
+    /// relay.flow.subscribe(onValue: { label.text = $0 }, onCompletion: { _ in }).store(in: bag)
+    /// ```
+    public let flow: Flow<Element, Never>
+
+    /// Creates a relay whose current value is `value`.
+    ///
+    /// RxRelay: `BehaviorRelay(value:)`; Combine: `CurrentValueSubject(_:)`.
+    ///
+    /// ```swift
+    /// let isLoadingRelay = LatestValueRelay(value: false)
+    /// ```
+    public init(value: Element) {
+        storage = SubjectStorage(bufferSize: 1, initial: [value])
+        flow = storage.flow
+    }
+
+    /// The latest value accepted, or the initial one.
+    ///
+    /// RxRelay: `value`; Combine: `value` (which is also settable there).
+    ///
+    /// ```swift
+    /// if !isLoadingRelay.value { reload() }
+    /// ```
+    @inlinable
+    public var value: Element {
+        guard let latest = storage.latest else {
+            preconditionFailure("Internal inconsistency: a behavior relay without a value")
+        }
+        return latest
+    }
+
+    /// Makes `value` the current value and sends it to every subscriber.
+    ///
+    /// RxRelay: `accept(_:)`; Combine: `send(_:)`.
+    ///
+    /// ```swift
+    /// isLoadingRelay.accept(true)
+    /// ```
+    @inlinable
+    public func accept(_ value: Element) {
+        storage.send(value)
+    }
+}
