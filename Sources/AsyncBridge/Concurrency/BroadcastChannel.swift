@@ -209,7 +209,7 @@ public final class BroadcastChannel<Element: Sendable, Failure: Error>: AsyncSeq
     /// Cancelling the subscription makes the consumer leave at once.
     ///
     /// ```swift
-    /// channel.flow.map(\.coordinate).subscribe(onValue: { pin.move(to: $0) }, onCompletion: { _ in }).store(in: bag)
+    /// channel.flow.map(\.coordinate).receive(on: MainActor.shared).subscribe(onValue: { pin.move(to: $0) }, onCompletion: { _ in }).store(in: bag)
     /// ```
     public var flow: Flow<Element, Failure> {
         Flow.create { [storage] emitter in

@@ -77,7 +77,7 @@ public struct Flow<Element: Sendable, Failure: Error>: Sendable {
     /// RxSwift: `subscribe(onNext:onError:onCompleted:)`; Combine: `sink(receiveCompletion:receiveValue:)`.
     ///
     /// ```swift
-    /// names.subscribe(onValue: { label.text = $0 }, onCompletion: { _ in spinner.stop() })
+    /// names.receive(on: MainActor.shared).subscribe(onValue: { label.text = $0 }, onCompletion: { _ in spinner.stop() })
     ///     .store(in: bag)
     /// ```
     ///

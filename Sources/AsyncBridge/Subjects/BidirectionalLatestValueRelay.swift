@@ -28,7 +28,7 @@ public final class BidirectionalLatestValueRelay<Element: Sendable>: Sendable {
     /// Seed 003: `viewProperty`.
     ///
     /// ```swift
-    /// relay.view.flow.subscribe(onValue: { toggle.isOn = $0 }, onCompletion: { _ in }).store(in: bag)
+    /// relay.view.flow.receive(on: MainActor.shared).subscribe(onValue: { toggle.isOn = $0 }, onCompletion: { _ in }).store(in: bag)
     /// ```
     public let view: RelayEndpoint<Element>
 

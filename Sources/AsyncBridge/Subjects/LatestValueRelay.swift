@@ -23,7 +23,7 @@ public final class LatestValueRelay<Element: Sendable>: FlowRelay {
     /// The current value, then what is accepted; never completes.
     ///
     /// ```swift
-    /// relay.flow.subscribe(onValue: { label.text = $0 }, onCompletion: { _ in }).store(in: bag)
+    /// relay.flow.receive(on: MainActor.shared).subscribe(onValue: { label.text = $0 }, onCompletion: { _ in }).store(in: bag)
     /// ```
     public let flow: Flow<Element, Never>
 

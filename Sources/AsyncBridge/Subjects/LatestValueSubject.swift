@@ -30,7 +30,7 @@ public final class LatestValueSubject<Element: Sendable, Failure: Error>: FlowSu
     /// The current value, then what is sent, then the completion.
     ///
     /// ```swift
-    /// subject.flow.subscribe(onValue: { label.text = $0 }, onCompletion: { _ in }).store(in: bag)
+    /// subject.flow.receive(on: MainActor.shared).subscribe(onValue: { label.text = $0 }, onCompletion: { _ in }).store(in: bag)
     /// ```
     public let flow: Flow<Element, Failure>
 

@@ -8,7 +8,7 @@
 ///
 /// ```swift
 /// let downloads = LiveSubject<Double, any Error>()
-/// downloads.flow.subscribe(onValue: { progressView.progress = $0 }, onCompletion: { _ in progressView.hide() })
+/// downloads.flow.receive(on: MainActor.shared).subscribe(onValue: { progressView.progress = $0 }, onCompletion: { _ in progressView.hide() })
 ///     .store(in: bag)
 /// downloads.send(0.5)
 /// downloads.finish()

@@ -11,7 +11,7 @@
 /// ```swift
 /// // view side: user toggles go to the worker, results come back
 /// toggle.userChanges.bind(to: relay.view).store(in: bag)
-/// relay.view.flow.subscribe(with: toggle) { toggle, isOn in toggle.isOn = isOn }.store(in: bag)
+/// relay.view.flow.receive(on: MainActor.shared).subscribe(with: toggle) { toggle, isOn in toggle.isOn = isOn }.store(in: bag)
 /// ```
 public struct RelayEndpoint<Element: Sendable>: FlowRelay {
     /// Where this side's values go: the channel the other side's flow reads.

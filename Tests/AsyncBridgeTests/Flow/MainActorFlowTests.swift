@@ -206,4 +206,23 @@ struct MainActorFlowTests {
         #expect(await delivered.firstCall())
         token.cancel()
     }
+
+    @Test func aFlowStartedOnTheMainActorMayCallAMainActorClass() async {
+        let viewModel = ViewModel()
+        let flow = Flow<String, TestError>.create { emitter in
+            // Traps unless the start really runs on the main actor.
+            let posts = MainActor.assumeIsolated { viewModel.posts(for: 5) }
+            _ = posts.subscribe { event in
+                switch event {
+                case .value(let post): emitter.send(post)
+                case .finished: emitter.finish()
+                case .failure(let error): emitter.fail(error)
+                }
+            }
+        }.subscribe(on: MainActor.shared)
+        let recorder = FlowRecorder(flow)
+        await recorder.waitForCompletion()
+        #expect(recorder.values == ["5a", "5b"])
+        #expect(viewModel.loads == [5])
+    }
 }
