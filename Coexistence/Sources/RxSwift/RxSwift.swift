@@ -424,6 +424,36 @@ extension PrimitiveSequenceType where Trait == SingleTrait {
     }
 }
 
+extension ObservableType {
+    /// RxSwift: `asSingle()`, with RxSwift 6's signature: the one element, then the end; an
+    /// error if there is none (`RxError.noElements`) or more than one (`.moreThanOneElement`).
+    public func asSingle() -> Single<Element> {
+        let source = asObservable()
+        return PrimitiveSequence(raw: Observable.create { observer in
+            var element: Element?
+            return source.subscribe { event in
+                switch event {
+                case .next(let next):
+                    if element == nil {
+                        element = next
+                    } else {
+                        observer.on(.error(RxError.moreThanOneElement))
+                    }
+                case .error(let error):
+                    observer.on(.error(error))
+                case .completed:
+                    if let element {
+                        observer.on(.next(element))
+                        observer.on(.completed)
+                    } else {
+                        observer.on(.error(RxError.noElements))
+                    }
+                }
+            }
+        })
+    }
+}
+
 /// RxSwift: `MaybeTrait`.
 public enum MaybeTrait {}
 /// RxSwift: `Maybe<Element>`.
