@@ -4,7 +4,7 @@
 // arity (the list is .ci/public-names/RxSwift.txt, and .ci/check-public-names keeps the two in
 // step). Where Migration.md's Rx adapter calls RxSwift, the declaration has RxSwift's own
 // signature and a small working body: `Observable.create(_:)`, `subscribe(_:)`, `AnyObserver`,
-// `Event`, `Disposables.create(with:)`, `DisposeBag`, `Single.create(subscribe:)` and
+// `Event`, `Disposables.create(with:)`, `DisposeBag`, `asSingle()`, `Single.create(subscribe:)` and
 // `Single.subscribe(_:)`. Everything else only has to type-check, and traps if called.
 //
 // Compiled in the Swift 5 language mode, as RxSwift is.
