@@ -1,0 +1,57 @@
+// swift-tools-version: 6.0
+// Proof that AsyncBridge coexists with Combine and RxSwift (DESIGN.md, contract 9): a file may
+// import AsyncBridge beside them and keep compiling. Kept out of the library's own package, so
+// that AsyncBridge stays dependency-free. Built by `.ci/run`:
+//   swift build --package-path Coexistence -Xswiftc -warnings-as-errors
+//
+// - RxSwift, RxRelay, RxCocoa: stand-ins for the real modules (RxSwift cannot be a dependency
+//   here). Each declares its module's public type names with their generic arity, and the API
+//   the Rx adapter of Migration.md uses with RxSwift's own signatures. They are compiled in the
+//   Swift 5 language mode, as the real RxSwift is, so that `@preconcurrency import RxSwift`
+//   behaves in their clients as it does in an app.
+// - RxNames: imports RxSwift, RxRelay, RxCocoa and AsyncBridge, and names every stand-in type
+//   unqualified: a clash of names is an ambiguity, which breaks the build.
+// - CombineNames: the same with OpenCombine (Combine's API on Linux) and AsyncBridge.
+// - DocSnippets: the ```swift package=Coexistence blocks of the documentation, written here by
+//   .ci/check-doc-snippets and built against these modules (the files it writes are deleted
+//   after the build; Placeholder.swift keeps the target non-empty).
+//
+// `.ci/check-public-names` compares the public names of AsyncBridge with the lists in
+// .ci/public-names/, and checks that the stand-ins declare, and RxNames / CombineNames use,
+// every name of those lists.
+import PackageDescription
+
+let rxStandIn: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "AsyncBridgeCoexistence",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    dependencies: [
+        .package(name: "AsyncBridge", path: "../"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+    ],
+    targets: [
+        .target(name: "RxSwift", swiftSettings: rxStandIn),
+        .target(name: "RxRelay", dependencies: ["RxSwift"], swiftSettings: rxStandIn),
+        .target(name: "RxCocoa", dependencies: ["RxSwift", "RxRelay"], swiftSettings: rxStandIn),
+        .target(
+            name: "RxNames",
+            dependencies: ["RxSwift", "RxRelay", "RxCocoa", .product(name: "AsyncBridge", package: "AsyncBridge")]
+        ),
+        .target(
+            name: "CombineNames",
+            dependencies: [
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "AsyncBridge", package: "AsyncBridge"),
+            ]
+        ),
+        .target(
+            name: "DocSnippets",
+            dependencies: [
+                "RxSwift", "RxRelay", "RxCocoa",
+                .product(name: "AsyncBridge", package: "AsyncBridge"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
