@@ -23,6 +23,11 @@ final class Box<Value: Sendable>: Sendable {
         get { stored.withLock { $0 } }
         set { stored.withLock { $0 = newValue } }
     }
+    /// Changes the value in one step: `box.value.append(x)` is a read, then a write, and two
+    /// threads doing it at once lose one of the appends.
+    func mutate<Result>(_ body: (inout Value) -> Result) -> Result {
+        stored.withLock(body)
+    }
     func take() -> Value where Value: ExpressibleByNilLiteral {
         stored.withLock { value in
             defer { value = nil }

@@ -21,7 +21,7 @@ struct SubjectStorageTests {
             for index in 0..<perThread {
                 if index % 100 == 0 {
                     let newcomer = StressSubscriber(subject.flow)
-                    joiners.value.append(newcomer)
+                    joiners.mutate { $0.append(newcomer) }  // from eight threads at once
                     joiner = newcomer
                 }
                 subject.send(thread * perThread + index)
