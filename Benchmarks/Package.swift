@@ -18,12 +18,16 @@ let package = Package(
     targets: [
         // Counts malloc calls by defining malloc & co. in the executable (Linux/glibc only).
         .target(name: "MallocCounter"),
+        // Runs the main dispatch queue on the main thread (libdispatch's run-loop hooks on Linux).
+        .target(name: "MainQueue"),
         .executableTarget(
             name: "asyncbridge-bench",
             dependencies: [
                 "MallocCounter",
+                "MainQueue",
                 .product(name: "AsyncBridge", package: "AsyncBridge"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),

@@ -3,8 +3,9 @@ import Dispatch
 import OpenCombine
 
 /// Every case, in the order they run: the one-shot and Flow cases below, then the concurrency
-/// spoke's (`ConcurrencyCases.swift`) and the coordination spoke's (`CoordinationCases.swift`).
-let benchmarkCases: [BenchmarkCase] = oneShotAndFlowCases + concurrencyCases + coordinationCases
+/// spoke's (`ConcurrencyCases.swift`), the coordination spoke's (`CoordinationCases.swift`) and
+/// delivery to the main queue (`DeliveryCases.swift`).
+let benchmarkCases: [BenchmarkCase] = oneShotAndFlowCases + concurrencyCases + coordinationCases + deliveryCases
 
 /// The one-shot bridges' and Flow's cases. A new case is one more entry here.
 let oneShotAndFlowCases: [BenchmarkCase] = [

@@ -9,16 +9,22 @@
 //                 callgrind (see README.md)
 //
 // The entry point is synchronous on purpose: the benchmarks run in a detached task, inside
-// nonisolated async functions, while the main thread waits on a semaphore. Awaiting from
+// nonisolated async functions, and end the process with `exit` when done; meanwhile the main
+// thread runs the main queue, to which the `receive-main*` cases deliver. Awaiting from
 // top-level (main-actor) code would add actor hops to every operation, and an async `main`
-// makes valgrind's callgrind crash.
+// (like `dispatchMain()`, which ends the main thread with `pthread_exit`) makes valgrind crash,
+// so the main queue is drained by `main_queue_serve` (the MainQueue target).
 
-import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MainQueue
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
-let finished = DispatchSemaphore(value: 0)
 Task.detached {
     await runBenchmarks(options)
-    finished.signal()
+    exit(0)
 }
-finished.wait()
+main_queue_serve()
