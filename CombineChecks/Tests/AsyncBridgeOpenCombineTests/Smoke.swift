@@ -1,0 +1,6 @@
+import AsyncBridge
+import AsyncBridgeOpenCombine
+import OpenCombine
+import Testing
+
+@Test func smoke() { }
