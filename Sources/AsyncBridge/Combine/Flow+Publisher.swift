@@ -24,8 +24,9 @@ import AsyncBridge
 /// producer cannot be told to wait for it without blocking its thread.
 ///
 /// Combine: `buffer(size:prefetch:whenFull:)` with `.dropOldest`, `.dropNewest` and
-/// `.customError` (which drop silently, and deliver a `customError` failure before the
-/// buffered values); RxSwift has no demand, so no equivalent.
+/// `.customError`, which drop silently (and OpenCombine's delivers the `customError` failure
+/// as soon as the subscriber has no demand, ahead of the buffered values); RxSwift has no
+/// demand, so no equivalent.
 ///
 /// ```swift
 /// let latest = locations.publisher(bufferingPolicy: .bufferingNewest(1), onDrop: { skipped in
@@ -90,7 +91,8 @@ extension Flow {
     /// The same as ``publisher(bufferingPolicy:onDrop:)`` with `.unbounded`; see there for
     /// when the flow is subscribed and how it ends.
     ///
-    /// RxSwift (RxCombine): `asPublisher()`; Combine: `eraseToAnyPublisher()`.
+    /// RxSwift has none (the RxCombine package's `observable.asPublisher()` pushes whatever
+    /// the demand); Combine: `eraseToAnyPublisher()`.
     ///
     /// ```swift
     /// let names: AnyPublisher<String, Never> = nameFlow.publisher
@@ -128,10 +130,10 @@ extension Flow {
     ///   demand. Nothing of the subscriber's, and no dropped value, runs or is released
     ///   under the bridge's lock.
     ///
-    /// RxSwift (RxCombine): `asPublisher()`; Combine: `eraseToAnyPublisher()` on a publisher
-    /// followed by `buffer(size:prefetch:whenFull:)`. Unlike Combine's `buffer`, which
-    /// requests from its upstream, a flow cannot be asked to slow down: the buffer is where
-    /// its surplus waits.
+    /// RxSwift has none (the RxCombine package's `observable.asPublisher()` pushes whatever
+    /// the demand); Combine: `buffer(size:prefetch:whenFull:)` then `eraseToAnyPublisher()`.
+    /// Unlike Combine's `buffer`, which paces its upstream with demand, a flow cannot be asked
+    /// to slow down: the buffer is where its surplus waits.
     ///
     /// ```swift
     /// let subject = LiveSubject<Int, Never>()

@@ -29,7 +29,8 @@ extension Flow {
     /// The publisher is subscribed from whichever thread subscribes to the flow, as Combine's
     /// `subscribe(on:)` would do.
     ///
-    /// RxSwift (RxCombine): `publisher.asObservable()`; Combine: `sink`, by hand.
+    /// RxSwift has none (the RxCombine package: `publisher.asObservable()`); Combine: a `sink`
+    /// forwarding to an emitter, by hand.
     ///
     /// ```swift
     /// let subject = PassthroughSubject<Int, Never>()
@@ -50,7 +51,7 @@ extension Publisher where Output: Sendable {
     /// The publisher as a flow: the same as ``Flow/init(_:)`` (a flow subscription subscribes,
     /// requests `.unlimited`, and its cancellation cancels the Combine subscription).
     ///
-    /// RxSwift (RxCombine): `asObservable()`.
+    /// RxSwift has none (the RxCombine package: `publisher.asObservable()`).
     ///
     /// ```swift
     /// let token = NotificationCenter.default.publisher(for: .didLogIn).flow
@@ -73,7 +74,8 @@ extension Publisher where Output: Sendable {
     ///
     /// The label keeps it apart from Combine's `values` property, whichever is in scope.
     ///
-    /// RxSwift: `values` (an unbounded buffer); Combine: `values` (no buffer).
+    /// RxSwift: `observable.values` (an unbounded buffer); Combine: `publisher.values` (no
+    /// buffer: one value requested at a time).
     ///
     /// ```swift
     /// for try await reading in sensor.publisher.values(bufferingPolicy: .bufferingNewest(1)) {

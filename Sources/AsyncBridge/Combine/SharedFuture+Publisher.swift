@@ -29,8 +29,8 @@ extension SharedFuture {
     /// the last consumer cancels that Combine subscription, which does not stop a Combine
     /// `Future`'s work (nothing can).
     ///
-    /// RxSwift: `Single` + `share(replay: 1, scope: .forever)`; Combine: `Future` itself (the
-    /// conversion goes the other way with ``SharedFuture`` → `Flow` → `publisher`).
+    /// RxSwift: `Single` + `share(replay: 1, scope: .forever)`; Combine: the `Future` itself
+    /// (eager where this is lazy). The other way: `Flow(sharedFuture).publisher`.
     ///
     /// ```swift
     /// let combineFuture = Future<User, APIError> { promise in api.getUser(id: 42, completion: promise) }
@@ -48,8 +48,8 @@ extension SharedFuture {
     /// consumer leaves before it (a later consumer then subscribes again). Concurrent and later
     /// consumers share the one result.
     ///
-    /// RxSwift: `asSingle()` (empty: `RxError.noElements`); Combine:
-    /// `first().replaceEmpty(with:)` on a failure (by hand: `tryFirst` loses the type).
+    /// RxSwift: `take(1).asSingle()` (empty: `RxError.noElements`, untyped); Combine: `first()`
+    /// (empty: it just finishes; no operator turns that into a typed failure).
     ///
     /// ```swift
     /// let user = SharedFuture(firstValueOf: userPublisher, ifEmpty: APIError.notFound)   // SharedFuture<User, APIError>
@@ -70,8 +70,8 @@ extension SharedFuture where Failure == any Error {
     /// consumers share the one result. For the publisher's typed failure, use
     /// ``init(firstValueOf:ifEmpty:)``.
     ///
-    /// RxSwift: `first()` as a `Single` (which gives `nil` when empty); Combine: `first()`, or
-    /// `values.first(where:)` (which gives `nil` when empty).
+    /// RxSwift: `first()` as a `Single` (which gives `nil` when empty); Combine: `first()`
+    /// (which just finishes when empty), or `values.first(where:)` (which gives `nil`).
     ///
     /// ```swift
     /// do {
