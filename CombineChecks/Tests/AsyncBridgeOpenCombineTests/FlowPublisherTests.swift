@@ -258,6 +258,37 @@ struct FlowPublisherTests {
 
     // MARK: Threads
 
+    @Test func aValueArrivingWhileAnotherThreadDeliversWaitsForIt() {
+        // Thread A delivers a buffered value (freed by its request) and is held inside
+        // receive(_:); meanwhile the flow sends another value, with demand to spare. It must
+        // wait for A (which delivers it next), not be delivered on the flow's thread at once.
+        let subject = LiveSubject<Int, Never>()
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let recorder = DemandRecorder<Int, Never>(onEvent: { _, event in
+            if event == .value(1) {
+                entered.signal()
+                gate.wait()
+            }
+        })
+        subject.flow.publisher.subscribe(recorder)
+        recorder.request(.max(1))
+        subject.send(0)  // delivered at once: the demand is spent
+        subject.send(1)  // buffered
+        let threadA = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            recorder.request(.max(2))  // delivers 1, held at the gate
+            threadA.signal()
+        }
+        #expect(waitedInTime(entered))
+        subject.send(2)
+        #expect(recorder.values == [0, 1], "2 waits for the delivering thread")
+        gate.signal()
+        #expect(waitedInTime(threadA))
+        #expect(recorder.values == [0, 1, 2], "delivered by thread A after 1")
+        #expect(recorder.overlaps == 0)
+    }
+
     @Test func valuesFromManyThreadsWithConcurrentDemandAreAllDeliveredOneAtATime() {
         let threads = 4
         let perThread = 2_000

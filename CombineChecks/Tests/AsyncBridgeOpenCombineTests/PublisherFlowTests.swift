@@ -130,6 +130,17 @@ struct PublisherFlowTests {
         #expect(publisher.subscription == nil, "the Combine subscription is released")
     }
 
+    @Test func theSubscriptionIsLetGoOnCompletionEvenIfThePublisherKeepsTheSubscriber() {
+        // The subscription holds the forwarding subscriber after completing; the subscriber
+        // must let the subscription go, or the two keep each other alive.
+        let publisher = ManualPublisher<Int, Never>(releasesSubscriberOnCompletion: false)
+        let token = Flow(publisher).subscribe { _ in }
+        publisher.send(completion: .finished)
+        #expect(publisher.subscription == nil, "the Combine subscription is released")
+        #expect(publisher.subscriber == nil, "the forwarding subscriber is released")
+        withExtendedLifetime(token) {}
+    }
+
     @Test func subscriberAndSubscriptionAreReleasedAfterCompletion() {
         let publisher = ManualPublisher<Int, Never>()
         let token = Flow(publisher).subscribe { _ in }

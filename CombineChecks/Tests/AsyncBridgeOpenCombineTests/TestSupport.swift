@@ -200,10 +200,19 @@ final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Senda
         subscription?.subscriber.current?.receive(value) ?? .none
     }
 
-    /// Completes, and lets the subscriber go.
+    /// Whether completing lets the subscriber go (Combine's own publishers do; a publisher
+    /// that does not relies on its subscriber to let the subscription go).
+    private let releasesSubscriberOnCompletion: Bool
+
+    init(releasesSubscriberOnCompletion: Bool = true) {
+        self.releasesSubscriberOnCompletion = releasesSubscriberOnCompletion
+    }
+
+    /// Completes, and lets the subscriber go (if it does).
     func send(completion: Subscribers.Completion<Failure>) {
+        let release = releasesSubscriberOnCompletion
         let subscriber = subscription?.subscriber.withLock { subscriber in
-            defer { subscriber = nil }
+            defer { if release { subscriber = nil } }
             return subscriber
         }
         subscriber?.receive(completion: completion)
