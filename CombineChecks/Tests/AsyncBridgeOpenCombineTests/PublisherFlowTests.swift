@@ -55,6 +55,17 @@ struct PublisherFlowTests {
         #expect(received.current == [1])
     }
 
+    @Test func aSubscriptionHandedOverAfterTheCancellationIsCancelledAtOnce() {
+        let publisher = ManualPublisher<Int, Never>()
+        publisher.handsSubscriptionOverLater = true
+        let token = Flow(publisher).subscribe { _ in }
+        token.cancel()
+        publisher.handOverSubscription()
+        #expect(publisher.cancels == 1)
+        #expect(publisher.requests == [], "nothing requested")
+        #expect(publisher.subscription == nil, "and nothing keeps it")
+    }
+
     @Test func aCompletedSubscriptionIsNotCancelled() {
         let publisher = ManualPublisher<Int, Never>()
         let token = Flow(publisher).subscribe { _ in }

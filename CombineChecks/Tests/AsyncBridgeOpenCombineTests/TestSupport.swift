@@ -49,6 +49,7 @@ final class DemandRecorder<Input: Sendable, Failure: Error>: Subscriber, @unchec
         var inside = 0
         var overlaps = 0
         var afterCompletion = 0
+        var isCompleted = false
     }
 
     private let state = Locked(State())
@@ -126,9 +127,8 @@ final class DemandRecorder<Input: Sendable, Failure: Error>: Subscriber, @unchec
 
     private func enter(_ event: FlowEvent<Input, Failure>) {
         state.withLock { state in
-            if state.events.contains(where: { if case .value = $0 { false } else { true } }) {
-                state.afterCompletion += 1
-            }
+            if state.isCompleted { state.afterCompletion += 1 }
+            if case .value = event {} else { state.isCompleted = true }
             state.inside += 1
             if state.inside > 1 { state.overlaps += 1 }
             state.events.append(event)
@@ -179,7 +179,25 @@ final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Senda
         subscription.subscriber.withLock { $0 = AnySubscriber(subscriber) }
         latest.withLock { $0 = (Weak(subscription), Weak(subscriber as AnyObject)) }
         subscriptionCount.increment()
-        subscriber.receive(subscription: subscription)
+        if handsSubscriptionOverLater {
+            pendingHandOver.withLock { $0 = { subscriber.receive(subscription: subscription) } }
+        } else {
+            subscriber.receive(subscription: subscription)
+        }
+    }
+
+    /// Whether `receive(subscriber:)` returns before handing the subscription over (as a
+    /// publisher behind `subscribe(on:)` does); `handOverSubscription()` does it.
+    var handsSubscriptionOverLater = false
+    private let pendingHandOver = Locked<(() -> Void)?>(nil)
+
+    /// Hands the subscription over to the subscriber that is waiting for it.
+    func handOverSubscription() {
+        let handOver = pendingHandOver.withLock { pending in
+            defer { pending = nil }
+            return pending
+        }
+        handOver?()
     }
 
     /// How many subscribers it has had.

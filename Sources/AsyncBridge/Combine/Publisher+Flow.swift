@@ -26,8 +26,8 @@ extension Flow {
     /// - **Threads.** Values arrive on the publisher's thread; a publisher that delivers
     ///   from several threads at once is serialised (the flow delivers one event at a time).
     ///
-    /// The publisher is subscribed from whichever thread subscribes to the flow, as Combine's
-    /// `subscribe(on:)` would do.
+    /// The publisher is subscribed on the thread that subscribes to the flow (Combine allows
+    /// any thread: that is what its `subscribe(on:)` does).
     ///
     /// RxSwift has none (the RxCombine package: `publisher.asObservable()`); Combine: a `sink`
     /// forwarding to an emitter, by hand.
