@@ -1,6 +1,0 @@
-import AsyncBridge
-import AsyncBridgeOpenCombine
-import OpenCombine
-import Testing
-
-@Test func smoke() { }
