@@ -1,0 +1,299 @@
+#if canImport(Combine)
+import Combine
+#elseif ASYNCBRIDGE_OPENCOMBINE
+import OpenCombine
+import AsyncBridge
+#endif
+
+#if canImport(Combine) || ASYNCBRIDGE_OPENCOMBINE
+/// The decisions of one Combine subscription to a flow (``Flow/publisher(bufferingPolicy:onDrop:)``):
+/// demand, the buffer of values the subscriber has not asked for yet, the flow's subscription,
+/// and who delivers.
+///
+/// A struct with no lock and no side effect: ``FlowPublisherSubscription`` calls it under its
+/// lock and carries out the returned action after unlocking (subscribing to the flow,
+/// delivering to the subscriber, cancelling the flow, passing a dropped value to `onDrop`,
+/// releasing the subscriber).
+///
+/// ```
+///            request(n) (first)            flow completes / overflow / cancel()
+///  .idle ───────────────────▶ .subscribing ───────────────▶ .done
+///                                 │  subscribe returned  ▲
+///                                 ▼                      │ flow completes / overflow / cancel()
+///                             .subscribed(token) ────────┘
+/// ```
+///
+/// Independently of the flow's side, `downstream` is the subscriber until it has had its
+/// completion or cancelled (then `nil`, and everything is ignored), and `delivering` says that
+/// one thread is handing values to it: only that thread delivers, so deliveries never overlap,
+/// and a `request` made from inside the subscriber's `receive` only adds demand.
+///
+/// ```swift
+/// var machine = FlowPublisherStateMachine<Int, Never, Subscribers.Sink<Int, Never>>(
+///     downstream: sink, policy: .bufferingOldest(1))
+/// _ = machine.request(.max(1))   // .subscribe: the first demand subscribes to the flow
+/// ```
+struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
+    /// The flow's subscription.
+    enum Upstream {
+        /// No demand yet: not subscribed.
+        case idle
+        /// `flow.subscribe` is running (it may deliver synchronously). `cancelWhenSubscribed`:
+        /// the subscription must be cancelled as soon as its token is known (the subscriber
+        /// cancelled, or the buffer overflowed, meanwhile).
+        case subscribing(cancelWhenSubscribed: Bool)
+        /// Subscribed; the token cancels it.
+        case subscribed(CancellationToken)
+        /// The flow completed, or the subscription was cancelled: nothing more comes.
+        case done
+    }
+
+    private(set) var upstream = Upstream.idle
+    /// The subscriber, until it has had its completion or has cancelled.
+    private var downstream: Downstream?
+    /// What the subscriber has asked for and not been given.
+    private var demand = Subscribers.Demand.none
+    /// Values received without demand, oldest first.
+    private var buffer = CombineBridgeQueue<Element>()
+    /// How the flow ended, to be delivered once the buffer is empty.
+    private var completion: FlowCompletion<Failure>?
+    /// Whether a thread is delivering to the subscriber (and will look at the buffer again
+    /// before it stops).
+    private var delivering = false
+    private let policy: FlowPublisherBufferingPolicy<Failure>
+
+    init(downstream: Downstream, policy: FlowPublisherBufferingPolicy<Failure>) {
+        self.downstream = downstream
+        self.policy = policy
+    }
+
+    // MARK: Subscriber side
+
+    /// What to do after a `request`.
+    enum RequestAction {
+        case none
+        /// Subscribe to the flow (the first demand), then call ``subscribed(_:)``.
+        case subscribe
+        /// This thread delivers: call ``nextDelivery(adding:)`` until it says `.stop`.
+        case drain
+    }
+
+    mutating func request(_ more: Subscribers.Demand) -> RequestAction {
+        guard downstream != nil, more > .none else { return .none }
+        demand += more
+        if case .idle = upstream {
+            upstream = .subscribing(cancelWhenSubscribed: false)
+            return .subscribe  // the buffer is empty and nothing has completed: nothing to drain
+        }
+        return startDelivering() ? .drain : .none
+    }
+
+    /// What `cancel()` hands over, to be cancelled and released after unlocking.
+    struct Cancellation {
+        var token: CancellationToken?
+        var downstream: Downstream?
+        var buffer: CombineBridgeQueue<Element>
+        var completion: FlowCompletion<Failure>?
+    }
+
+    /// The subscriber cancelled: forget it and everything buffered for it; cancel the flow.
+    mutating func cancel() -> Cancellation? {
+        guard let downstream = downstream.take() else { return nil }
+        return Cancellation(
+            token: endUpstream(), downstream: downstream, buffer: buffer.takeAll(), completion: completion.take())
+    }
+
+    // MARK: Flow side
+
+    /// `flow.subscribe` has returned `token`: what to cancel now (the subscriber cancelled or
+    /// the buffer overflowed meanwhile), or `nil`. A token of a flow that has completed
+    /// meanwhile is not needed: it is released, with nothing to cancel.
+    mutating func subscribed(_ token: CancellationToken) -> CancellationToken? {
+        switch upstream {
+        case .subscribing(cancelWhenSubscribed: false):
+            upstream = .subscribed(token)
+            return nil
+        case .subscribing(cancelWhenSubscribed: true):
+            upstream = .done
+            return token
+        case .done:
+            return nil
+        case .idle, .subscribed:
+            preconditionFailure("Internal inconsistency: a flow subscribed twice for one Combine subscription")
+        }
+    }
+
+    /// What to do with a value from the flow, after unlocking.
+    enum ReceiveAction {
+        /// Nothing: it was buffered, or ignored (the subscriber is gone, or the flow's end is
+        /// already decided).
+        case none
+        /// This thread delivers `value` to `downstream`, then goes on with
+        /// ``nextDelivery(adding:)`` (adding the demand that `receive` returned) until `.stop`.
+        case deliver(Downstream, Element)
+        /// The policy dropped this value (the new one, or the oldest buffered): pass it to
+        /// `onDrop`.
+        case drop(Element)
+        /// The buffer was full under `.failingWhenFull`: cancel the flow (`token`, when it is
+        /// known), and, if `drain`, deliver (the failure is queued after the buffered values).
+        case overflow(token: CancellationToken?, drain: Bool)
+    }
+
+    mutating func receive(_ value: Element) -> ReceiveAction {
+        guard let downstream, completion == nil else { return .none }
+        if !delivering, buffer.isEmpty, demand > .none {
+            delivering = true
+            demand -= 1
+            return .deliver(downstream, value)
+        }
+        switch policy {
+        case .unbounded:
+            buffer.append(value)
+        case .bufferingNewest(let limit):
+            guard buffer.count >= limit else { buffer.append(value); break }
+            guard limit > 0 else { return .drop(value) }
+            let evicted = buffer.removeFirst()
+            buffer.append(value)
+            return .drop(evicted)
+        case .bufferingOldest(let limit):
+            guard buffer.count >= limit else { buffer.append(value); break }
+            return .drop(value)
+        case .failingWhenFull(let limit, let error):
+            guard buffer.count >= limit else { buffer.append(value); break }
+            completion = .failure(error)
+            let token = endUpstream()
+            return .overflow(token: token, drain: startDelivering())
+        }
+        return .none
+    }
+
+    /// What to do after the flow completed.
+    struct CompleteAction {
+        /// The flow's token, no longer needed: release it after unlocking.
+        var token: CancellationToken?
+        /// This thread delivers: call ``nextDelivery(adding:)`` until it says `.stop`.
+        var drain: Bool
+    }
+
+    /// The flow completed: the completion waits for the buffered values.
+    mutating func complete(_ flowCompletion: FlowCompletion<Failure>) -> CompleteAction {
+        guard downstream != nil, completion == nil else { return CompleteAction(token: nil, drain: false) }
+        completion = flowCompletion
+        var token: CancellationToken?
+        if case .subscribed(let subscribed) = upstream { token = subscribed }
+        upstream = .done
+        return CompleteAction(token: token, drain: startDelivering())
+    }
+
+    // MARK: Delivering
+
+    /// The delivering thread's next step.
+    enum Delivery {
+        /// Deliver a value, then ask again with the demand its `receive` returned.
+        case value(Downstream, Element)
+        /// Deliver the completion: the subscriber's last event (it is released afterwards).
+        case completion(Downstream, FlowCompletion<Failure>)
+        /// Nothing to deliver now: this thread stops delivering.
+        case stop
+    }
+
+    /// Called only by the thread that is delivering (after `.drain`, `.deliver` or `.overflow`
+    /// with `drain`), with the demand the last value's `receive` returned (`.none` at first).
+    mutating func nextDelivery(adding more: Subscribers.Demand) -> Delivery {
+        guard let downstream else {
+            delivering = false
+            return .stop
+        }
+        demand += more
+        if !buffer.isEmpty {
+            guard demand > .none else {
+                delivering = false
+                return .stop
+            }
+            demand -= 1
+            return .value(downstream, buffer.removeFirst())
+        }
+        if let completion = completion.take() {
+            self.downstream = nil
+            delivering = false
+            return .completion(downstream, completion)
+        }
+        delivering = false
+        return .stop
+    }
+
+    // MARK: Helpers
+
+    /// Starts a delivery run on this thread if nobody is delivering and there is something
+    /// to deliver: a value with demand, or the completion once the buffer is empty (a
+    /// completion needs no demand).
+    private mutating func startDelivering() -> Bool {
+        guard !delivering, downstream != nil else { return false }
+        let ready = buffer.isEmpty ? completion != nil : demand > .none
+        if ready { delivering = true }
+        return ready
+    }
+
+    /// Ends the flow's side: returns the token to cancel, if it is known; a subscription
+    /// still being made is cancelled when its token arrives.
+    private mutating func endUpstream() -> CancellationToken? {
+        switch upstream {
+        case .idle, .done:
+            upstream = .done
+            return nil
+        case .subscribing:
+            upstream = .subscribing(cancelWhenSubscribed: true)
+            return nil
+        case .subscribed(let token):
+            upstream = .done
+            return token
+        }
+    }
+}
+
+/// A first-in, first-out queue: an array and the index of its first element, compacted when
+/// half of it is taken, so appending and taking the first element are amortised O(1). A taken
+/// slot is cleared at once, so the queue holds no value it has handed out.
+///
+/// ```swift
+/// var queue = CombineBridgeQueue<Int>()
+/// queue.append(1); queue.append(2)
+/// queue.removeFirst()   // 1
+/// ```
+struct CombineBridgeQueue<Element> {
+    private var slots: [Element?] = []
+    private var head = 0
+
+    var count: Int { slots.count - head }
+    var isEmpty: Bool { head == slots.count }
+
+    mutating func append(_ element: Element) {
+        slots.append(element)
+    }
+
+    /// Takes the first element; the queue must not be empty.
+    mutating func removeFirst() -> Element {
+        precondition(!isEmpty, "Internal inconsistency: removeFirst() on an empty queue")
+        guard let element = slots[head].take() else {
+            preconditionFailure("Internal inconsistency: a queued slot was empty")
+        }
+        head += 1
+        if head == slots.count {
+            slots.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 32, head * 2 >= slots.count {
+            slots.removeFirst(head)
+            head = 0
+        }
+        return element
+    }
+
+    /// Empties the queue and returns what it held, so that its elements can be released
+    /// outside a lock.
+    mutating func takeAll() -> CombineBridgeQueue<Element> {
+        let all = self
+        self = CombineBridgeQueue()
+        return all
+    }
+}
+#endif

@@ -1,0 +1,189 @@
+#if canImport(Combine)
+import Combine
+#elseif ASYNCBRIDGE_OPENCOMBINE
+import OpenCombine
+import AsyncBridge
+#endif
+
+#if canImport(Combine) || ASYNCBRIDGE_OPENCOMBINE
+// A Combine `Future`, or any publisher's first value → `SharedFuture`.
+//
+// The future keeps its own rules: it is lazy (the publisher is subscribed when the first
+// consumer arrives), shared (concurrent consumers share that one subscription, later ones get
+// the stored result) and cancellable (when the last consumer leaves before the first value,
+// the Combine subscription is cancelled, and a later consumer subscribes again). The
+// subscription requests `.max(1)`, and is cancelled as soon as the first value arrives.
+//
+// A publisher that finishes without a value has no `Failure` to report it with, so the
+// contract is chosen at the call site: `SharedFuture(firstValueOf:)` fails with
+// `AsyncBridgeError.noValue` in an `any Error` future (as `Flow.firstValue` does), and
+// `SharedFuture(firstValueOf:ifEmpty:)` keeps the publisher's typed failure and fails with the
+// one given. A Combine `Future` always has its one value or failure: `SharedFuture(_:)` keeps
+// its types.
+
+extension SharedFuture {
+    /// A Combine `Future` as a `SharedFuture` of the same types.
+    ///
+    /// A Combine `Future` runs its work at once, when it is created; this future subscribes
+    /// to it when its first consumer arrives and shares the result from then on. Cancelling
+    /// the last consumer cancels that Combine subscription, which does not stop a Combine
+    /// `Future`'s work (nothing can).
+    ///
+    /// RxSwift: `Single` + `share(replay: 1, scope: .forever)`; Combine: the `Future` itself
+    /// (eager where this is lazy). The other way: `Flow(sharedFuture).publisher`.
+    ///
+    /// ```swift
+    /// let combineFuture = Future<User, APIError> { promise in api.getUser(id: 42, completion: promise) }
+    /// let user = try await SharedFuture(combineFuture).value
+    /// ```
+    public init(_ future: Future<Success, Failure>) {
+        self = Self.firstValue(of: CombineSource(future), ifEmpty: nil)
+    }
+
+    /// A publisher's first value, typed: the publisher's failure, or `emptyFailure` when it
+    /// finishes without a value.
+    ///
+    /// The publisher is subscribed when the first consumer arrives, with a demand of
+    /// `.max(1)`; the subscription is cancelled as soon as the value arrives, or when the last
+    /// consumer leaves before it (a later consumer then subscribes again). Concurrent and later
+    /// consumers share the one result.
+    ///
+    /// RxSwift: `take(1).asSingle()` (empty: `RxError.noElements`, untyped); Combine: `first()`
+    /// (empty: it just finishes; no operator turns that into a typed failure).
+    ///
+    /// ```swift
+    /// let user = SharedFuture(firstValueOf: userPublisher, ifEmpty: APIError.notFound)   // SharedFuture<User, APIError>
+    /// ```
+    public init<Upstream: Publisher>(firstValueOf publisher: Upstream, ifEmpty emptyFailure: Failure)
+    where Upstream.Output == Success, Upstream.Failure == Failure {
+        self = Self.firstValue(of: CombineSource(publisher), ifEmpty: emptyFailure)
+    }
+}
+
+extension SharedFuture where Failure == any Error {
+    /// A publisher's first value: the publisher's failure, or ``AsyncBridgeError/noValue``
+    /// when it finishes without a value (as ``Flow/firstValue`` does).
+    ///
+    /// The publisher is subscribed when the first consumer arrives, with a demand of
+    /// `.max(1)`; the subscription is cancelled as soon as the value arrives, or when the last
+    /// consumer leaves before it (a later consumer then subscribes again). Concurrent and later
+    /// consumers share the one result. For the publisher's typed failure, use
+    /// ``init(firstValueOf:ifEmpty:)``.
+    ///
+    /// RxSwift: `first()` as a `Single` (which gives `nil` when empty); Combine: `first()`
+    /// (which just finishes when empty), or `values.first(where:)` (which gives `nil`).
+    ///
+    /// ```swift
+    /// do {
+    ///     let session = try await SharedFuture(firstValueOf: sessionPublisher).value
+    /// } catch AsyncBridgeError.noValue {
+    ///     // the publisher finished without a session
+    /// }
+    /// ```
+    public init<Upstream: Publisher>(firstValueOf publisher: Upstream) where Upstream.Output == Success {
+        let source = CombineSource(publisher.mapError { $0 as any Error })
+        self = Self.firstValue(of: source, ifEmpty: AsyncBridgeError.noValue)
+    }
+}
+
+extension SharedFuture {
+    /// The future of `source`'s first value; `ifEmpty` is the failure of a publisher that
+    /// finishes without one (`nil`: the run ends with ``AsyncBridgeError/completionNeverCalled``,
+    /// for a Combine `Future`, which cannot finish empty).
+    static func firstValue(of source: CombineSource<Success, Failure>, ifEmpty: Failure?) -> SharedFuture {
+        SharedFuture { (completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction in
+            let subscriber = FirstValueSubscriber<Success, Failure> { outcome in
+                switch outcome {
+                case .value(let value): completion(.success(value))
+                case .failure(let error): completion(.failure(error))
+                case .empty: if let ifEmpty { completion(.failure(ifEmpty)) }
+                }
+            }
+            source.publisher.subscribe(subscriber)
+            return { subscriber.cancel() }
+        }
+    }
+}
+
+/// The Combine subscriber behind `SharedFuture(firstValueOf:)`: requests one value, reports
+/// the first event that decides the result, and cancels the Combine subscription once it has
+/// the value or when its future's run is cancelled.
+///
+/// ```swift
+/// let subscriber = FirstValueSubscriber<Int, Never> { outcome in print(outcome) }
+/// Just(1).subscribe(subscriber)   // prints value(1)
+/// ```
+///
+/// Unchecked: the mutable state is inside the lock; `report` is `Sendable`.
+final class FirstValueSubscriber<Input: Sendable, Failure: Error>: Subscriber, @unchecked Sendable {
+    /// What decides the result.
+    enum Outcome {
+        case value(Input)
+        case failure(Failure)
+        /// The publisher finished without a value.
+        case empty
+    }
+
+    private enum Phase {
+        case awaitingSubscription(report: @Sendable (Outcome) -> Void)
+        case subscribed(any Subscription, report: @Sendable (Outcome) -> Void)
+        /// Reported, or cancelled: everything later is ignored, and a subscription arriving
+        /// now is cancelled at once.
+        case ended
+    }
+
+    private let state: CombineBridgeLock<Phase>
+
+    init(report: @escaping @Sendable (Outcome) -> Void) {
+        state = CombineBridgeLock(.awaitingSubscription(report: report))
+    }
+
+    func receive(subscription: any Subscription) {
+        let accepted = state.withLock { phase -> Bool in
+            guard case .awaitingSubscription(let report) = phase else { return false }
+            phase = .subscribed(subscription, report: report)
+            return true
+        }
+        if accepted {
+            subscription.request(.max(1))
+        } else {
+            subscription.cancel()  // a second subscription, or one arriving after the cancellation
+        }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let (subscription, report) = end()
+        subscription?.cancel()  // one value is all it takes
+        report?(.value(input))
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let (subscription, report) = end()
+        switch completion {
+        case .finished: report?(.empty)
+        case .failure(let error): report?(.failure(error))
+        }
+        withExtendedLifetime(subscription) {}  // released after unlocking
+    }
+
+    /// The future's run was cancelled (its last consumer left).
+    func cancel() {
+        let (subscription, report) = end()
+        subscription?.cancel()
+        withExtendedLifetime(report) {}  // released after unlocking, unreported
+    }
+
+    /// Moves to `.ended`; returns what it held, to be used or released after unlocking.
+    private func end() -> ((any Subscription)?, (@Sendable (Outcome) -> Void)?) {
+        state.withLock { phase -> ((any Subscription)?, (@Sendable (Outcome) -> Void)?) in
+            defer { phase = .ended }
+            switch phase {
+            case .awaitingSubscription(let report): return (nil, report)
+            case .subscribed(let subscription, let report): return (subscription, report)
+            case .ended: return (nil, nil)
+            }
+        }
+    }
+}
+#endif
