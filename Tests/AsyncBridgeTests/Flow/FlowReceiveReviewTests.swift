@@ -1,0 +1,83 @@
+import AsyncBridge
+import AsyncBridgeTesting
+import Dispatch
+import Testing
+
+// Review of Flow+Receive.swift and MainActorFlow.swift: each test states a promise of their doc
+// comments (or of DESIGN.md) that the code as reviewed does not keep. They fail on that code.
+
+/// Returns once every block enqueued on the main queue before it has run.
+@MainActor
+private func flushMainQueue() async {
+    await withCheckedContinuation { done in DispatchQueue.main.async { done.resume() } }
+}
+
+@Suite("Review: receive(on:), subscribe(on:), MainActorFlow", .timeLimit(.minutes(1)))
+struct FlowReceiveReviewTests {
+    /// MainActorFlow's doc: "Events arrive in order, each in a block of its own on the main
+    /// queue". FlowHop delivers everything buffered in one block instead, so work enqueued on
+    /// the main queue between two sends runs only after both values: a producer that keeps
+    /// sending (or a handler that sends into its own source) holds the main queue, and every
+    /// main-actor task waiting behind it, for as long as it keeps the buffer non-empty.
+    /// Combine's `receive(on: DispatchQueue.main)` and RxSwift's `observe(on: MainScheduler)`
+    /// schedule each event on its own.
+    @Test @MainActor func eachEventIsDeliveredInABlockOfItsOwnOnTheMainQueue() async {
+        let order = Box<[String]>([])
+        let subject = LiveSubject<Int, Never>()
+        let token = subject.flow.receive(on: MainActor.shared)
+            .subscribe(onValue: { value in order.mutate { $0.append("value \(value)") } }, onCompletion: { _ in })
+        subject.send(1)  // schedules a delivery block on the main queue
+        DispatchQueue.main.async { order.mutate { $0.append("other main-queue work") } }
+        subject.send(2)  // sent after the other work was enqueued
+        await flushMainQueue()
+        await flushMainQueue()
+        #expect(order.value == ["value 1", "other main-queue work", "value 2"])
+        token.cancel()
+    }
+
+    /// `driver()`'s doc: "shared by all its subscribers (who get the latest value at once)".
+    /// A subscriber that joins on the main actor gets the replayed latest value only in a later
+    /// main-queue block (the share sits before the hop, so its replay goes through the hop):
+    /// right after subscribing, its state is still empty. RxCocoa's Driver
+    /// (`observe(on: main).share(replay: 1)`) replays synchronously to a subscriber on main.
+    @Test @MainActor func aLateDriverSubscriberGetsTheLatestValueAtOnce() async {
+        let subject = LiveSubject<String, Never>()
+        let driver = subject.flow.driver()
+        let bag = CancellationBag()
+        let first = Box<[String]>([])
+        driver.subscribe(onValue: { value in first.mutate { $0.append(value) } }, onCompletion: { _ in })
+            .store(in: bag)
+        subject.send("latest")
+        await flushMainQueue()
+        #expect(first.value == ["latest"])
+        let late = Box<[String]>([])
+        driver.subscribe(onValue: { value in late.mutate { $0.append(value) } }, onCompletion: { _ in })
+            .store(in: bag)
+        #expect(late.value == ["latest"], "the late subscriber did not get the latest value at once")
+        await flushMainQueue()
+        bag.cancelAll()
+    }
+
+    /// DESIGN.md contract 2: cancelling "releases every closure the chain holds" (and 5: nothing
+    /// retains the subscriber after cancellation). A delivery block already scheduled on a busy
+    /// (or suspended) queue keeps the FlowHop, and through its `downstream` the user's handler
+    /// and everything it captures, until the queue runs it: forever on a suspended queue.
+    @Test func aCancelReleasesTheHandlerWhileTheTargetQueueIsBusy() {
+        let target = DispatchQueue(label: "busy target")
+        let gate = DispatchSemaphore(value: 0)
+        target.async { gate.wait() }  // the queue is busy until the end of the test
+        let subject = LiveSubject<Int, Never>()
+        weak var captured: Tracked?
+        let token: CancellationToken
+        do {
+            let tracked = Tracked()
+            captured = tracked
+            token = subject.flow.receive(on: target).subscribe { _ in withExtendedLifetime(tracked) {} }
+        }
+        subject.send(1)  // a delivery block now waits for the queue
+        token.cancel()
+        #expect(captured == nil, "the cancelled subscription's handler is still retained by the scheduled delivery")
+        gate.signal()
+        target.sync {}
+    }
+}
