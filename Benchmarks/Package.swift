@@ -12,6 +12,8 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "AsyncBridge", path: "../"),
+        // The Combine bridge, compiled against OpenCombine (Sources/AsyncBridge/Combine).
+        .package(name: "AsyncBridgeCombineChecks", path: "../CombineChecks"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
         .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
     ],
@@ -26,6 +28,7 @@ let package = Package(
                 "MallocCounter",
                 "MainQueue",
                 .product(name: "AsyncBridge", package: "AsyncBridge"),
+                .product(name: "AsyncBridgeOpenCombine", package: "AsyncBridgeCombineChecks"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),

@@ -80,9 +80,9 @@ func flowReceiveOnMainActor(_ iterations: Int) async throws {
         blackHole(value)
         if value == last { received.signal() }
     }
-    let token = subject.flow
-        .receive(on: MainActor.shared)
-        .subscribe(onValue: handler, onCompletion: { _ in })
+    let onMain = subject.flow.receive(on: MainActor.shared)
+    // A MainActorFlow is subscribed on the main actor (once per run: outside the per-value cost).
+    let token = await MainActor.run { onMain.subscribe(onValue: handler, onCompletion: { _ in }) }
     for value in 0..<count { subject.send(value) }
     received.wait()
     token.cancel()

@@ -7,13 +7,17 @@ extension Flow {
     /// The source still runs where it runs; each event is handed to `queue` and delivered
     /// there, never synchronously on the sending thread (even one already on `queue`). The
     /// grammar holds across the hop: values in the order they were sent, then the completion.
-    /// After `cancel()` returns on `queue`, nothing more is delivered there; a cancellation from
-    /// another thread stops every event that has not started yet. Events wait in an unbounded
-    /// buffer while `queue` is busy (as in RxSwift and Combine: a slow queue holds what it has
-    /// not delivered yet).
+    /// After `cancel()` returns on `queue`, nothing more is delivered there, and the handlers
+    /// are released; a cancellation from another thread stops every event that has not started.
     ///
-    /// On a concurrent queue the events still arrive one at a time and in order: one delivery
-    /// is scheduled at a time.
+    /// Events wait in an unbounded buffer while `queue` is busy, as with RxSwift's
+    /// `observe(on:)` (Combine's `receive(on:)` passes demand upstream instead; a `Flow` has no
+    /// demand, so a source faster than `queue` grows the buffer). Where RxSwift and Combine
+    /// schedule a block per event, one block here delivers what had arrived when it started:
+    /// events that arrive meanwhile (from a fast producer, or sent by a handler into its own
+    /// source) go to a new block, behind whatever was enqueued on `queue` in between, so a
+    /// producer never holds the queue. On a concurrent queue the events still arrive one at a
+    /// time and in order: one block is scheduled at a time.
     ///
     /// ```swift
     /// downloads.receive(on: .main)
@@ -59,7 +63,8 @@ extension Flow {
     ///
     /// Events are still delivered where the source sends them (use ``receive(on:)-(DispatchQueue)``
     /// to choose that); a subscription cancelled before its start ran never starts. Cancelling
-    /// runs the source's cancel action on the cancelling thread.
+    /// runs the source's cancel action on the cancelling thread (or, for a cancellation that
+    /// races the start, on `queue` as the source registers it).
     ///
     /// ```swift
     /// let report = Flow<Report, any Error> { completion in
@@ -132,25 +137,43 @@ func runIsolated(to actor: isolated any Actor, _ body: @Sendable () -> Void) {
 /// One subscription's hop to another context: events wait in a buffer, and one scheduled
 /// block at a time delivers them in order.
 ///
+/// A block delivers what had arrived when it started; what arrives meanwhile (a handler that
+/// sends into its own source, a fast producer) goes to a new block, scheduled behind whatever
+/// was enqueued on the target in between, so a producer never holds the target.
+///
 /// The upstream has a subscription of its own (a child of the downstream's), so that an
 /// upstream that completes leaves the downstream's subscription active, and cancellable, until
-/// the completion has been delivered.
+/// the completion has been delivered. The downstream (the user's handlers) is held in the state
+/// and let go of at cancellation, so a block still waiting for a busy target holds nothing of
+/// the user's.
 @usableFromInline
 final class FlowHop<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     struct State: Sendable {
         @usableFromInline var events = RingBuffer<FlowEvent<Element, Failure>>()
+        /// `nil` once cancelled, stopped by the downstream, or its completion was taken.
+        @usableFromInline var downstream: FlowSubscriber<Element, Failure>?
         /// A delivery block is scheduled or running.
         @usableFromInline var scheduled = false
-        /// Cancelled, stopped by the downstream, or the completion was taken for delivery.
-        @usableFromInline var ended = false
 
         @inlinable
-        init() {}
+        init(downstream: FlowSubscriber<Element, Failure>) {
+            self.downstream = downstream
+        }
+    }
+
+    /// What a delivery block does next.
+    @usableFromInline
+    enum Step {
+        case value(Element)
+        /// The completion, with the downstream the state let go of (released after delivering).
+        case complete(FlowCompletion<Failure>, FlowSubscriber<Element, Failure>?)
+        case idle
+        /// Events arrived after the block started: a new block delivers them.
+        case reschedule
     }
 
     @usableFromInline let state: Lock<State>
-    @usableFromInline let downstream: FlowSubscriber<Element, Failure>
     @usableFromInline let upstream: FlowSubscription
     @usableFromInline let schedule: @Sendable (_ deliver: @escaping @Sendable () -> Void) -> Void
 
@@ -159,8 +182,7 @@ final class FlowHop<Element: Sendable, Failure: Error>: Sendable {
         downstream: FlowSubscriber<Element, Failure>,
         schedule: @escaping @Sendable (_ deliver: @escaping @Sendable () -> Void) -> Void
     ) {
-        state = .make(State())
-        self.downstream = downstream
+        state = .make(State(downstream: downstream))
         upstream = downstream.subscription.child()
         self.schedule = schedule
     }
@@ -169,7 +191,7 @@ final class FlowHop<Element: Sendable, Failure: Error>: Sendable {
     @inlinable
     func enqueue(_ event: FlowEvent<Element, Failure>) -> FlowDemand {
         let startDelivery = state.withLock { state -> Bool? in
-            if state.ended { return nil }
+            if state.downstream == nil { return nil }
             state.events.append(event)
             if state.scheduled { return false }
             state.scheduled = true
@@ -185,40 +207,58 @@ final class FlowHop<Element: Sendable, Failure: Error>: Sendable {
         _ = enqueue(FlowEvent(completion))
     }
 
-    /// Runs on the target context: delivers what is buffered, one event at a time, checking
-    /// before each whether the subscription ended meanwhile.
+    /// Runs on the target context: delivers what was buffered when it started, one event at a
+    /// time, checking before each whether the subscription ended meanwhile.
     @inlinable
     func deliver() {
+        // The block's own reference to the handlers: it lasts until the block returns.
+        let (count, downstream) = state.withLock { ($0.events.count, $0.downstream) }
+        var remaining = count
         while true {
-            let next = state.withLock { state -> FlowEvent<Element, Failure>? in
-                guard !state.ended, let event = state.events.popFirst() else {
+            let step = state.withLock { state -> Step in
+                guard state.downstream != nil, !state.events.isEmpty else {
                     state.scheduled = false
-                    return nil
+                    return .idle
                 }
-                if case .value = event {} else { state.ended = true }
-                return event
+                if remaining == 0 { return .reschedule }
+                remaining -= 1
+                switch state.events.removeFirst() {
+                case .value(let value):
+                    return .value(value)
+                case .finished:
+                    defer { state.downstream = nil }
+                    return .complete(.finished, state.downstream)
+                case .failure(let error):
+                    defer { state.downstream = nil }
+                    return .complete(.failure(error), state.downstream)
+                }
             }
-            switch next {
-            case nil:
-                return
+            switch step {
             case .value(let value):
-                if case .stop = downstream.receive(value) { stop() }
-            case .finished:
-                downstream.complete(.finished)
-            case .failure(let error):
-                downstream.complete(.failure(error))
+                if case .stop = downstream?.receive(value) { stop() }
+            case .complete(let completion, let held):
+                downstream?.complete(completion)
+                _ = held  // released here, unlocked
+                return
+            case .idle:
+                return
+            case .reschedule:
+                schedule { self.deliver() }
+                return
             }
         }
     }
 
-    /// The downstream was cancelled: nothing more is delivered; what waited is released here.
+    /// The downstream was cancelled: nothing more is delivered; what waited, and the handlers,
+    /// are released here (a block already running lets go of them when it returns).
     @inlinable
     func cancel() {
-        let dropped = state.withLock { state -> RingBuffer<FlowEvent<Element, Failure>> in
-            state.ended = true
-            let dropped = state.events
-            state.events = RingBuffer()
-            return dropped
+        let dropped = state.withLock { state -> (RingBuffer<FlowEvent<Element, Failure>>, FlowSubscriber<Element, Failure>?) in
+            defer {
+                state.events = RingBuffer()
+                state.downstream = nil
+            }
+            return (state.events, state.downstream)
         }
         _ = dropped  // released here, unlocked
     }

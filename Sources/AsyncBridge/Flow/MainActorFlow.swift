@@ -5,9 +5,10 @@ import Dispatch
 ///
 /// Made by ``Flow/receive(on:)-(MainActor)`` (or ``Flow/driver(replacingFailureWith:)``).
 /// Every handler is a `@MainActor` closure, so it may change main-actor state directly: no
-/// `DispatchQueue.main.async`, no `nonisolated`, no `@unchecked Sendable`. Events arrive in
-/// order, each in a block of its own on the main queue (never synchronously on the sending
-/// thread), and nothing arrives after `cancel()` has returned on the main actor.
+/// `DispatchQueue.main.async`, no `nonisolated`, no `@unchecked Sendable`. Its `subscribe`
+/// methods are called on the main actor too. Events arrive in order on the main queue, never
+/// synchronously on the sending thread (see ``Flow/receive(on:)-(DispatchQueue)`` for how they
+/// are batched), and nothing arrives after `cancel()` has returned on the main actor.
 ///
 /// ```swift
 /// @MainActor final class ProfileViewModel {
@@ -25,8 +26,9 @@ import Dispatch
 /// RxSwift: an `Observable` after `observe(on: MainScheduler.instance)` (RxCocoa's `Driver` when
 /// it cannot fail and is shared); Combine: a publisher after `receive(on: DispatchQueue.main)`.
 public struct MainActorFlow<Element: Sendable, Failure: Error>: Sendable {
-    /// The same events as a plain ``Flow``, still delivered on the main queue (for operators
-    /// or a consumer that does not need the main actor's isolation).
+    /// The same events as a plain ``Flow``, delivered on the main queue (for operators or a
+    /// consumer that does not need the main actor's isolation). A driver's replay of its latest
+    /// value is the exception: it arrives inside `subscribe`, on the subscribing thread.
     ///
     /// ```swift
     /// let titles: Flow<String, Never> = names.receive(on: MainActor.shared).flow
@@ -50,7 +52,7 @@ public struct MainActorFlow<Element: Sendable, Failure: Error>: Sendable {
     ///
     /// RxSwift: `observe(on: MainScheduler.instance).subscribe { event in }`; Combine:
     /// `receive(on: DispatchQueue.main).sink(…)`.
-    @inlinable
+    @inlinable @MainActor
     public func subscribe(_ onEvent: @escaping @MainActor @Sendable (FlowEvent<Element, Failure>) -> Void) -> CancellationToken {
         flow.subscribe { event in MainActor.assumeIsolated { onEvent(event) } }
     }
@@ -75,7 +77,7 @@ public struct MainActorFlow<Element: Sendable, Failure: Error>: Sendable {
     ///
     /// RxSwift: `observe(on: MainScheduler.instance).subscribe(onNext:onError:onCompleted:)`;
     /// Combine: `receive(on: DispatchQueue.main).sink(receiveCompletion:receiveValue:)`.
-    @inlinable
+    @inlinable @MainActor
     public func subscribe(
         onValue: @escaping @MainActor @Sendable (Element) -> Void,
         onCompletion: @escaping @MainActor @Sendable (FlowCompletion<Failure>) -> Void
@@ -107,7 +109,7 @@ public struct MainActorFlow<Element: Sendable, Failure: Error>: Sendable {
     ///
     /// RxSwift: `observe(on: MainScheduler.instance).subscribe(with:onNext:…)`; Combine: a
     /// `sink` whose closures capture `[weak self]`.
-    @inlinable
+    @inlinable @MainActor
     public func subscribe<Owner: AnyObject & Sendable>(
         with owner: Owner,
         onValue: @escaping @MainActor @Sendable (Owner, Element) -> Void,
@@ -208,8 +210,10 @@ extension MainActorFlow where Failure == Never {
 /// not).
 @usableFromInline
 struct MainActorBound<Value>: @unchecked Sendable {
-    // @unchecked: `init` and `value` are main-actor isolated, so the value is only ever touched
-    // on the main actor, wherever the struct travels in between.
+    // @unchecked: `init` and `value` are main-actor isolated, so the value is only ever read on
+    // the main actor, wherever the struct travels in between. Its last release may happen on
+    // another thread (the one that cancels); for a key path that only releases the path and its
+    // subscript arguments, which a `Sendable`-checked caller on the main actor made.
     @usableFromInline let stored: Value
 
     @inlinable @MainActor
@@ -252,8 +256,9 @@ extension Flow {
     /// subscribers (who get the latest value at once), and delivers on the main actor.
     ///
     /// A failure is replaced by `fallback`, then the flow finishes. The upstream runs once for
-    /// all the subscribers at a time (`share(replay: 1, scope: .whileConnected)`), and starts
-    /// again when a subscriber comes after all had left.
+    /// all the subscribers at a time (`share(replay: 1, scope: .whileConnected)` after the hop
+    /// to the main queue, as RxCocoa's), and starts again when a subscriber comes after all had
+    /// left. A subscriber that comes while it runs gets the latest value inside `subscribe`.
     ///
     /// ```swift
     /// @MainActor final class ProfileScreen {
@@ -271,13 +276,14 @@ extension Flow {
     /// `replaceError(with:).share().receive(on: DispatchQueue.main)` (without the replay).
     @inlinable
     public func driver(replacingFailureWith fallback: Element) -> MainActorFlow<Element, Never> {
-        replaceError(with: fallback).share(replay: 1).receive(on: MainActor.shared)
+        replaceError(with: fallback).driver()
     }
 }
 
 extension Flow where Failure == Never {
-    /// Seed 003's "Driver" for a flow that cannot fail: shared by all its subscribers (who get
-    /// the latest value at once) and delivered on the main actor.
+    /// Seed 003's "Driver" for a flow that cannot fail: shared by all its subscribers (one that
+    /// comes while it runs gets the latest value inside `subscribe`) and delivered on the main
+    /// actor.
     ///
     /// ```swift
     /// @MainActor final class ClockScreen {
@@ -294,6 +300,6 @@ extension Flow where Failure == Never {
     /// `share().receive(on: DispatchQueue.main)` (without the replay).
     @inlinable
     public func driver() -> MainActorFlow<Element, Never> {
-        share(replay: 1).receive(on: MainActor.shared)
+        MainActorFlow(deliveredOnMain: receive(on: DispatchQueue.main).share(replay: 1))
     }
 }

