@@ -48,18 +48,23 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
         case done
     }
 
+    // The stored properties whose layout does not depend on `Failure` come first, so that
+    // ``unlimitedDelivery()`` reads them at offsets known at compile time, with no metadata
+    // lookup, in unspecialised code (which is what runs: Combine reaches the subscription
+    // through protocols and `AnyPublisher`'s box).
+
     private(set) var upstream = Upstream.idle
     /// The subscriber, until it has had its completion or has cancelled.
     private var downstream: Downstream?
     /// What the subscriber has asked for and not been given.
     private var demand = Subscribers.Demand.none
+    /// Whether a thread is delivering to the subscriber (and will look at the buffer again
+    /// before it stops).
+    private var delivering = false
     /// Values received without demand, oldest first.
     private var buffer = CombineBridgeQueue<Element>()
     /// How the flow ended, to be delivered once the buffer is empty.
     private var completion: FlowCompletion<Failure>?
-    /// Whether a thread is delivering to the subscriber (and will look at the buffer again
-    /// before it stops).
-    private var delivering = false
     private let policy: FlowPublisherBufferingPolicy<Failure>
 
     init(downstream: Downstream, policy: FlowPublisherBufferingPolicy<Failure>) {
@@ -247,6 +252,36 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
         case .subscribed(let token):
             upstream = .done
             return token
+        }
+    }
+}
+
+extension FlowPublisherStateMachine where Downstream == AnySubscriber<Element, Failure> {
+    /// The per-value fast path: the subscriber to hand a value from the flow to, when its
+    /// demand is unlimited, nothing is buffered, nobody is delivering and the flow is live;
+    /// otherwise `nil`, and the value goes through ``receive(_:)``.
+    ///
+    /// It changes nothing (it is `mutating` only so that the machine is not copied to call it),
+    /// so one lock acquisition decides it, and no second one is needed
+    /// after the delivery: unlimited demand stays unlimited whatever `receive` returns, and
+    /// no other thread can start delivering meanwhile. A `request` starts a delivery run only
+    /// for a buffered value or a completion, and only the flow adds either; the flow delivers
+    /// one event at a time (the Rx grammar of ``Flow``: a send from inside the subscriber
+    /// waits until this delivery returns), so it adds neither before this value has been
+    /// delivered. A flow whose upstream is `.subscribed` or `.subscribing` without a pending
+    /// cancellation has not completed (``complete(_:)`` and an overflow end the upstream),
+    /// so `completion` is `nil` here.
+    ///
+    /// In an extension where `Downstream` is concrete (a loadable `AnySubscriber`), and
+    /// inlined into the caller, so that neither a call nor its result needs generic metadata.
+    @inline(__always)
+    mutating func unlimitedDelivery() -> Downstream? {
+        guard demand == .unlimited, !delivering, buffer.isEmpty else { return nil }
+        switch upstream {
+        case .subscribed, .subscribing(cancelWhenSubscribed: false):
+            return downstream
+        case .idle, .subscribing(cancelWhenSubscribed: true), .done:
+            return nil
         }
     }
 }

@@ -43,8 +43,15 @@ struct FlowPublisherAdapter<Output: Sendable, Failure: Error>: Publisher {
 /// The subscriber is held as an `AnySubscriber`, so that the `Sendable` closure given to the
 /// flow captures no metatype of the subscriber's own type (which is not `Sendable`).
 ///
-/// Unchecked: the mutable state is inside `state`'s lock; `flow` and `onDrop` are `Sendable`
-/// constants. The subscriber itself need not be `Sendable`: Combine lets a subscriber be
+/// The lock is the object's own ``CombineBridgeMutex`` next to the machine, not a
+/// ``CombineBridgeLock``: Combine reaches this class through protocols and `AnyPublisher`'s
+/// box, so its code runs unspecialised, where a generic `withLock` looks up the metadata of
+/// its state and result types on every call. The per-value path with unlimited demand
+/// (``FlowPublisherStateMachine/unlimitedDelivery()``) therefore locks once and needs no
+/// metadata; the other paths go through ``withLock(_:)``.
+///
+/// Unchecked: `machine` is only read or written while `mutex` is held; `flow` and `onDrop` are
+/// `Sendable` constants. The subscriber itself need not be `Sendable`: Combine lets a subscriber be
 /// called from any thread, one call at a time, and the machine has one thread deliver at a
 /// time.
 final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscription,
@@ -53,7 +60,8 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     typealias Downstream = AnySubscriber<Element, Failure>
     typealias Machine = FlowPublisherStateMachine<Element, Failure, Downstream>
 
-    private let state: CombineBridgeLock<Machine>
+    private let mutex = CombineBridgeMutex()
+    private var machine: Machine
     private let flow: Flow<Element, Failure>
     private let onDrop: (@Sendable (Element) -> Void)?
 
@@ -66,7 +74,18 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
         policy.validate()
         self.flow = flow
         self.onDrop = onDrop
-        state = CombineBridgeLock(Machine(downstream: downstream, policy: policy))
+        machine = Machine(downstream: downstream, policy: policy)
+    }
+
+    deinit {
+        mutex.destroy()
+    }
+
+    /// Runs `body` on the machine with the mutex held.
+    private func withLock<Result>(_ body: (inout Machine) -> Result) -> Result {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return body(&machine)
     }
 
     var description: String { "Flow.publisher" }
@@ -74,7 +93,7 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     // MARK: Subscription
 
     func request(_ demand: Subscribers.Demand) {
-        switch state.withLock({ $0.request(demand) }) {
+        switch withLock({ $0.request(demand) }) {
         case .none:
             break
         case .subscribe:
@@ -85,7 +104,7 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     }
 
     func cancel() {
-        guard let cancellation = state.withLock({ $0.cancel() }) else { return }
+        guard let cancellation = withLock({ $0.cancel() }) else { return }
         cancellation.token?.cancel()
         // The subscriber and the buffered values are released here, after unlocking.
         withExtendedLifetime(cancellation) {}
@@ -96,18 +115,30 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     /// Subscribes to the flow, on the thread of the first `request`. The flow may deliver,
     /// and even complete, before `subscribe` returns.
     private func subscribe() {
-        let token = flow.subscribe { [self] event in
-            switch event {
-            case .value(let value): receive(value)
-            case .finished: complete(.finished)
-            case .failure(let error): complete(.failure(error))
-            }
-        }
-        state.withLock { $0.subscribed(token) }?.cancel()
+        let token = flow.subscribe(
+            onValue: { [self] value in receive(value) },
+            onCompletion: { [self] completion in complete(completion) }
+        )
+        withLock { $0.subscribed(token) }?.cancel()
     }
 
     private func receive(_ value: Element) {
-        switch state.withLock({ $0.receive(value) }) {
+        mutex.lock()
+        if let downstream = machine.unlimitedDelivery() {
+            mutex.unlock()
+            _ = downstream.receive(value)  // the demand stays unlimited
+            return
+        }
+        receiveHoldingLock(value)
+    }
+
+    /// The rest of ``receive(_:)``, entered with the mutex held: apart, so that the fast path
+    /// does not pay for the metadata of this path's action type.
+    @inline(never)
+    private func receiveHoldingLock(_ value: Element) {
+        let action = machine.receive(value)
+        mutex.unlock()
+        switch action {
         case .none:
             break
         case .deliver(let downstream, let value):
@@ -122,7 +153,7 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     }
 
     private func complete(_ completion: FlowCompletion<Failure>) {
-        let action = state.withLock { $0.complete(completion) }
+        let action = withLock { $0.complete(completion) }
         if action.drain { drain(adding: .none) }
         withExtendedLifetime(action.token) {}  // released after unlocking
     }
@@ -132,7 +163,7 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     private func drain(adding more: Subscribers.Demand) {
         var more = more
         while true {
-            switch state.withLock({ $0.nextDelivery(adding: more) }) {
+            switch withLock({ $0.nextDelivery(adding: more) }) {
             case .value(let downstream, let value):
                 more = downstream.receive(value)
             case .completion(let downstream, .finished):
