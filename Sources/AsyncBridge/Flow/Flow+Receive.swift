@@ -99,7 +99,7 @@ extension Flow {
     /// RxSwift: `subscribe(on:)` with a serial scheduler; Combine: `subscribe(on:)` (schedulers
     /// only).
     @inlinable
-    public func subscribe<A: Actor>(on actor: A) -> Flow<Element, Failure> {
+    public func subscribe(on actor: any Actor) -> Flow<Element, Failure> {
         let upstream = self
         return Flow { subscriber in
             Task {
