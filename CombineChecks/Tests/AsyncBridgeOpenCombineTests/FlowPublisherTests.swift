@@ -258,10 +258,12 @@ struct FlowPublisherTests {
 
     // MARK: Threads
 
-    @Test func aValueArrivingWhileAnotherThreadDeliversWaitsForIt() {
-        // Thread A delivers a buffered value (freed by its request) and is held inside
-        // receive(_:); meanwhile the flow sends another value, with demand to spare. It must
-        // wait for A (which delivers it next), not be delivered on the flow's thread at once.
+    /// Thread A delivers a buffered value (freed by its request) and is held inside
+    /// receive(_:); meanwhile the flow sends another value, with demand to spare. It must wait
+    /// for A (which delivers it next), not be delivered on the flow's thread at once. With
+    /// `unlimited`, A's request is `.unlimited`: the fast path that locks once per value.
+    @Test(arguments: [false, true])
+    func aValueArrivingWhileAnotherThreadDeliversWaitsForIt(unlimited: Bool) {
         let subject = LiveSubject<Int, Never>()
         let entered = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
@@ -277,7 +279,7 @@ struct FlowPublisherTests {
         subject.send(1)  // buffered
         let threadA = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            recorder.request(.max(2))  // delivers 1, held at the gate
+            recorder.request(unlimited ? .unlimited : .max(2))  // delivers 1, held at the gate
             threadA.signal()
         }
         #expect(waitedInTime(entered))
@@ -286,40 +288,11 @@ struct FlowPublisherTests {
         gate.signal()
         #expect(waitedInTime(threadA))
         #expect(recorder.values == [0, 1, 2], "delivered by thread A after 1")
-        #expect(recorder.overlaps == 0)
-    }
-
-    @Test func withUnlimitedDemandAValueArrivingWhileAnotherThreadDeliversWaitsForIt() {
-        // The same with unlimited demand (the fast path that locks once per value): thread A's
-        // request(.unlimited) frees a buffered value and is held inside receive(_:); a value
-        // sent meanwhile must wait for A, not be delivered at once on the flow's thread.
-        let subject = LiveSubject<Int, Never>()
-        let entered = DispatchSemaphore(value: 0)
-        let gate = DispatchSemaphore(value: 0)
-        let recorder = DemandRecorder<Int, Never>(onEvent: { _, event in
-            if event == .value(1) {
-                entered.signal()
-                gate.wait()
-            }
-        })
-        subject.flow.publisher.subscribe(recorder)
-        recorder.request(.max(1))
-        subject.send(0)  // delivered at once: the demand is spent
-        subject.send(1)  // buffered
-        let threadA = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            recorder.request(.unlimited)  // delivers 1, held at the gate
-            threadA.signal()
+        if unlimited {
+            subject.send(3)  // unlimited demand, nothing buffered, nobody delivering: at once
+            subject.finish()
+            #expect(recorder.events == [.value(0), .value(1), .value(2), .value(3), .finished])
         }
-        #expect(waitedInTime(entered))
-        subject.send(2)
-        #expect(recorder.values == [0, 1], "2 waits for the delivering thread")
-        gate.signal()
-        #expect(waitedInTime(threadA))
-        #expect(recorder.values == [0, 1, 2], "delivered by thread A after 1")
-        subject.send(3)  // unlimited demand, nothing buffered, nobody delivering: at once
-        subject.finish()
-        #expect(recorder.events == [.value(0), .value(1), .value(2), .value(3), .finished])
         #expect(recorder.overlaps == 0)
     }
 

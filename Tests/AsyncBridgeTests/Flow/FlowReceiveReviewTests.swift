@@ -6,12 +6,6 @@ import Testing
 // From the review of Flow+Receive.swift and MainActorFlow.swift: each test states a promise of
 // their doc comments (or of DESIGN.md) that the first version did not keep, and failed on it.
 
-/// Returns once every block enqueued on the main queue before it has run.
-@MainActor
-private func flushMainQueue() async {
-    await withCheckedContinuation { done in DispatchQueue.main.async { done.resume() } }
-}
-
 @Suite("Flow: receive(on:) and MainActorFlow at their edges", .timeLimit(.minutes(1)))
 struct FlowReceiveReviewTests {
     /// A block delivers what had arrived when it started: a handler that sends into its own

@@ -41,12 +41,6 @@ private final class ViewModel {
     }
 }
 
-/// Returns once every block enqueued on the main queue before it has run.
-@MainActor
-private func flushMainQueue() async {
-    await withCheckedContinuation { done in DispatchQueue.main.async { done.resume() } }
-}
-
 /// Sends `values` from a thread of its own, then fails with code 9 if `fail`, else finishes.
 private func sendFromAnotherThread(_ values: [String], to subject: LiveSubject<String, TestError>, fail: Bool = false) {
     DispatchQueue.global().async {
