@@ -189,11 +189,7 @@ extension Flow {
     /// ```
     @inlinable
     public func min(by areInIncreasingOrder: @escaping @Sendable (Element, Element) throws(Failure) -> Bool) -> Flow {
-        fold(Element?.none, step: { (least: inout Element?, value: Element) throws(Failure) -> Element? in
-            if let current = least, try !areInIncreasingOrder(value, current) { return nil }
-            least = value
-            return nil
-        }, end: { $0 })
+        max { (a, b) throws(Failure) in try areInIncreasingOrder(b, a) }  // as Combine: the first of equal ones
     }
 
     /// The greatest value, by `areInIncreasingOrder`, when the flow finishes (the first of

@@ -305,22 +305,26 @@ struct FlowReducingLeakTests {
         checkRelease(try #require(Self.finishingEarly[name]), name, ending)
     }
 
+    /// Checks one operator, keeping its recorder (and so its token) alive throughout: the chain
+    /// must let go of what it holds when it ends, not when its subscriber goes away.
     private func checkRelease(_ build: Build, _ name: String, _ ending: Ending) {
-        weak var captured: Tracked?
         let source = ManualFlow<Int>()
-        do {
-            let tracked = Tracked()
-            captured = tracked
-            let recorder = FlowRecorder(build(source.flow, tracked))
-            source.send(1)
-            switch ending {
-            case .sourceCompletes: source.finish()
-            case .cancellation: recorder.cancel()
-            case .earlyFinish: source.send(2)
-            }
-            #expect(recorder.isCompleted == (ending != .cancellation), "\(name) completes when it should")
+        let (recorder, tracked) = subscribe(build, to: source)
+        source.send(1)
+        switch ending {
+        case .sourceCompletes: source.finish()
+        case .cancellation: recorder.cancel()
+        case .earlyFinish: source.send(2)
         }
-        #expect(captured == nil, "\(name) keeps its closure after \(ending)")
+        #expect(recorder.isCompleted == (ending != .cancellation), "\(name) completes when it should")
+        #expect(tracked() == nil, "\(name) keeps its closure after \(ending)")
         #expect(source.cancels.value == (ending == .sourceCompletes ? 0 : 1), "\(name) cancels its source once, and only when it ends first")
+    }
+
+    /// Subscribes to what `build` makes of `source` around a tracked object that only the flow
+    /// holds; returns the recorder and a weak look at the object.
+    private func subscribe(_ build: Build, to source: ManualFlow<Int>) -> (FlowRecorder<Int, TestError>, () -> Tracked?) {
+        let tracked = Tracked()
+        return (FlowRecorder(build(source.flow, tracked)), { [weak tracked] in tracked })
     }
 }
