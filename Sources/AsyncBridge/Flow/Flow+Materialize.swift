@@ -20,9 +20,9 @@ extension Flow {
     /// finishes first finishes the flow; one that fails fails it. The inverse of
     /// ``materialize()`` (RxSwift's behaviour).
     ///
-    /// For an upstream that can fail with the events' own failure type; the form for an
-    /// upstream that cannot fail, ``dematerialize()-(Failure==Never)``, is the one
-    /// `materialize()` calls for.
+    /// This form is for an upstream that can fail with the events' own failure type; the one
+    /// for an upstream that cannot fail (what `materialize()` makes) is in the extension where
+    /// `Failure == Never`.
     ///
     /// RxSwift: `dematerialize()`; Combine: none (CombineExt's `dematerialize()`).
     ///
@@ -80,7 +80,7 @@ extension Flow where Failure == Never {
     /// RxSwift: `dematerialize()`; Combine: none (CombineExt's `dematerialize()`).
     ///
     /// ```swift
-    /// let users = request.materialize().map(logged).dematerialize()   // Flow<User, APIError>
+    /// let users = request.materialize().handleEvents(onValue: { print($0) }).dematerialize()   // Flow<User, APIError>
     /// ```
     @inlinable
     public func dematerialize<Value: Sendable, EventFailure>() -> Flow<Value, EventFailure>
