@@ -299,7 +299,7 @@ extension Flow where Element: Equatable {
     /// `true` as soon as a value equals `element`, then finished, with the upstream cancelled;
     /// `false` if the flow finishes without one. See ``contains(where:)``.
     ///
-    /// RxSwift: none (`filter { $0 == element }.take(1)`); Combine: `contains(_:)`.
+    /// RxSwift: none; Combine: `contains(_:)`.
     ///
     /// ```swift
     /// let sawAdmin = roles.contains(.admin)
