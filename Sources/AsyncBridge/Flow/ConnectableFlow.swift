@@ -83,7 +83,11 @@ public struct ConnectableFlow<Element: Sendable, Failure: Error>: Sendable {
     @inlinable
     public func connect() -> CancellationToken {
         let subject = storage.connect()
-        return CancellationToken { [storage] in storage.disconnect(subject) }
+        // Weak: a token kept after its connection ended must not keep that connection's
+        // subscribers; a subject that is gone is no connection's any more.
+        return CancellationToken { [storage, weak subject] in
+            if let subject { storage.disconnect(subject) }
+        }
     }
 
     /// A flow that connects when its first subscriber arrives and disconnects when its last

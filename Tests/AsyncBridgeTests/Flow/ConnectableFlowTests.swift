@@ -265,4 +265,19 @@ struct ConnectableFlowTests {
         }
         #expect(subscriberCapture == nil, "after completion")
     }
+
+    @Test func aTokenKeptAfterItsConnectionEndedRetainsNoSubscriber() {
+        weak var captured: Tracked?
+        let connectable = CountedSource().flow.publish()
+        let kept: CancellationToken
+        do {
+            let watcher = Tracked()
+            captured = watcher
+            _ = connectable.subscribe { _ in _ = watcher }
+            kept = connectable.connect()
+            connectable.connect().cancel()
+        }
+        #expect(captured == nil)
+        kept.cancel()
+    }
 }
