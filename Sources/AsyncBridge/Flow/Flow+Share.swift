@@ -41,8 +41,9 @@ extension Flow where Element: Sendable {
     }
 }
 
-/// The connection behind `share(replay:scope:)`: a replaying subject fed by one subscription
-/// to the upstream, counted by subscriber.
+/// The connection behind `share(replay:scope:)` and `ConnectableFlow`: a replaying subject fed
+/// by one subscription to the upstream, counted by subscriber (`share`, `refCount()`) or
+/// connected by hand (`connect()`).
 ///
 /// Each connection has a subject of its own, and its upstream subscriber sends only to that
 /// one. When a connection ends (its last subscriber left, or it completed), its subject stops
@@ -59,7 +60,8 @@ final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
         /// one, and with `.whileConnected` between connections. With `.forever` it stays once
         /// the upstream completed, for late subscribers.
         @usableFromInline var subject: Subject?
-        /// The live subscription to the upstream, if connected (then `subscribers > 0`).
+        /// The live subscription to the upstream, if connected (then `subscribers > 0`, unless
+        /// a `ConnectableFlow`'s `connect()` connected it).
         @usableFromInline var connection: FlowSubscription?
         @usableFromInline var subscribers = 0
         /// The upstream completed into `subject` (kept with `.forever`).
@@ -81,11 +83,12 @@ final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
         self.scope = scope
     }
 
+    /// Adds a counted subscriber (`share`, `refCount`): the first one connects, and the
+    /// connection ends when the last one leaves.
     @inlinable
     func subscribe(_ subscriber: FlowSubscriber<Element, Failure>) {
         let (subject, connection) = state.withLock { state -> (Subject, FlowSubscription?) in
-            let subject = state.subject ?? Subject(bufferSize: replay)
-            state.subject = subject
+            let subject = currentSubject(&state)
             guard !state.completed else { return (subject, nil) }
             state.subscribers += 1
             guard state.connection == nil else { return (subject, nil) }
@@ -98,6 +101,53 @@ final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
         subscriber.subscription.onCancel { self.leave(subject) }
         subject.subscribe(subscriber)
         guard let connection else { return }
+        run(connection, into: subject)
+    }
+
+    /// Adds a subscriber that is not counted (a `ConnectableFlow`'s own): it joins the current
+    /// connection's subject, or the next connection's when none is running.
+    @inlinable
+    func join(_ subscriber: FlowSubscriber<Element, Failure>) {
+        state.withLock { currentSubject(&$0) }.subscribe(subscriber)
+    }
+
+    /// Connects, unless connected: returns the connection's subject either way (a
+    /// `ConnectableFlow`'s `connect()`). Subscribers are not counted for it.
+    @inlinable
+    func connect() -> Subject {
+        let (subject, connection) = state.withLock { state -> (Subject, FlowSubscription?) in
+            let subject = currentSubject(&state)
+            guard state.connection == nil, !state.completed else { return (subject, nil) }
+            let connection = FlowSubscription()
+            state.connection = connection
+            return (subject, connection)
+        }
+        if let connection { run(connection, into: subject) }
+        return subject
+    }
+
+    /// Ends the connection of `subject`, if it is still the current one, whoever subscribed.
+    @inlinable
+    func disconnect(_ subject: Subject) {
+        let (disconnect, ended) = state.withLock { state -> (FlowSubscription?, Subject?) in
+            guard state.subject === subject, state.connection != nil else { return (nil, nil) }
+            return endConnection(&state)
+        }
+        disconnect?.cancel()
+        _ = ended  // released here, outside the lock
+    }
+
+    /// The current connection's subject, made when there is none.
+    @inlinable
+    func currentSubject(_ state: inout State) -> Subject {
+        let subject = state.subject ?? Subject(bufferSize: replay)
+        state.subject = subject
+        return subject
+    }
+
+    /// Subscribes the upstream, with `connection`, to feed `subject`.
+    @inlinable
+    func run(_ connection: FlowSubscription, into subject: Subject) {
         upstream.run(FlowSubscriber(
             subscription: connection,
             receive: { value in
@@ -119,12 +169,21 @@ final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
             guard state.subject === subject, !state.completed else { return (nil, nil) }
             state.subscribers -= 1
             guard state.subscribers == 0 else { return (nil, nil) }
-            let ended = state.subject.take()
-            if scope == .forever { state.subject = Subject(bufferSize: replay, initial: replayed(subject)) }
-            return (state.connection.take(), ended)
+            return endConnection(&state)
         }
         disconnect?.cancel()
         _ = ended  // released here, outside the lock
+    }
+
+    /// Ends the current connection (not completed): returns its subscription, to cancel, and
+    /// its subject, to release, after unlocking. With `.forever`, the next connection's subject
+    /// starts with the ended one's buffer.
+    @inlinable
+    func endConnection(_ state: inout State) -> (FlowSubscription?, Subject?) {
+        state.subscribers = 0
+        let ended = state.subject.take()
+        if scope == .forever, let ended { state.subject = Subject(bufferSize: replay, initial: replayed(ended)) }
+        return (state.connection.take(), ended)
     }
 
     /// The values `subject` would replay now, for the subject of the next connection. Called
