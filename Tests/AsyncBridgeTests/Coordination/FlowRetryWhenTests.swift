@@ -160,25 +160,20 @@ struct FlowRetryWhenTests {
         ("retry()", { flow, t in flow.map { _ = t; return $0 }.retry() }),
         ("retry(when:)", { flow, t in flow.retry { _ = t; return atOnce($0) } }),
         ("retry(when:), a trigger holding the object", { flow, t in flow.retry { atOnce($0).map { _ = t; return $0 } } }),
+        ("retry(when:), an upstream holding the object", { flow, t in flow.map { _ = t; return $0 }.retry(when: atOnce) }),
     ]
 
-    @Test(arguments: operators.map(\.0))
-    func releasesAfterCompletionAndAfterCancellation(_ name: String) throws {
+    @Test(arguments: operators.map(\.0), [false, true])
+    func releasesAfterCompletionOrCancellation(_ name: String, cancelling: Bool) throws {
         let build = try #require(Self.operators.first { $0.0 == name }?.1)
-        for cancelling in [false, true] {
-            weak var captured: Tracked?
-            let source = Resubscribable<Int>()
-            do {
-                let tracked = Tracked()
-                captured = tracked
-                let recorder = FlowRecorder(build(source.flow, tracked))
-                source.latest?.fail(TestError())
-                source.latest?.send(1)
-                if cancelling { recorder.cancel() } else { source.latest?.finish() }
-                #expect(recorder.events == (cancelling ? [.value(1)] : [.value(1), .finished]), "\(name)")
-            }
-            #expect(captured == nil, "\(name) keeps its closure after \(cancelling ? "cancellation" : "completion")")
-            #expect(source.cancels.value == (cancelling ? 1 : 0), "\(name)")
+        let source = Resubscribable<Int>()
+        expectReleased("\(name) after \(cancelling ? "cancellation" : "completion")") { tracked in
+            let recorder = FlowRecorder(build(source.flow, tracked))
+            source.latest?.fail(TestError())
+            source.latest?.send(1)
+            if cancelling { recorder.cancel() } else { source.latest?.finish() }
+            #expect(recorder.events == (cancelling ? [.value(1)] : [.value(1), .finished]), "\(name)")
         }
+        #expect(source.cancels.value == (cancelling ? 1 : 0), "\(name)")
     }
 }

@@ -42,18 +42,14 @@ struct FlowDebugTests {
         #expect(lines.value == ["one: subscribed", "one: value(1)", "one: finished", "one: subscribed", "one: value(1)", "one: finished"])
     }
 
-    @Test(arguments: ["finish", "cancel"])
-    func releasesItsOutputAfterTheEnd(_ ending: String) {
-        weak var captured: Tracked?
+    @Test(arguments: [false, true])
+    func releasesItsOutputAfterTheEnd(cancelling: Bool) {
         let source = ManualFlow<Int>()
-        do {
-            let tracked = Tracked()
-            captured = tracked
+        expectReleased("debug after \(cancelling ? "cancellation" : "completion")") { tracked in
             let recorder = FlowRecorder(source.flow.debug("x") { _ in _ = tracked })
             source.send(1)
-            if ending == "finish" { source.finish() } else { recorder.cancel() }
+            if cancelling { recorder.cancel() } else { source.finish() }
         }
-        #expect(captured == nil, "debug keeps its output after \(ending)")
-        #expect(source.cancels.value == (ending == "cancel" ? 1 : 0))
+        #expect(source.cancels.value == (cancelling ? 1 : 0))
     }
 }

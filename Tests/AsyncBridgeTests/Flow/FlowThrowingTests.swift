@@ -118,36 +118,16 @@ struct FlowThrowingLeakTests {
         ("tryMap, thrown", { flow, t in flow.tryMap { v throws(TestError) in _ = t; throw TestError(code: v) } }),
     ]
 
-    @Test(arguments: operators.map(\.0))
-    func releasesAfterCompletion(_ name: String) throws {
+    @Test(arguments: operators.map(\.0), [false, true])
+    func releasesAfterCompletionOrCancellation(_ name: String, cancelling: Bool) throws {
         let build = try #require(Self.operators.first { $0.0 == name }?.1)
-        weak var captured: Tracked?
         let source = ManualFlow<Int>()
-        do {
-            let tracked = Tracked()
-            captured = tracked
+        expectReleased("\(name) after \(cancelling ? "cancellation" : "completion")") { tracked in
             let recorder = FlowRecorder(build(source.flow, tracked))
             source.send(1)
-            source.finish()
-            #expect(recorder.isCompleted, "\(name) completes")
+            if cancelling { recorder.cancel() } else { source.finish() }
         }
-        #expect(captured == nil, "\(name) keeps its closure after completion")
-        #expect(source.cancels.value == (name == "tryMap, thrown" ? 1 : 0), "\(name) cancels only when it throws")
-    }
-
-    @Test(arguments: operators.map(\.0).filter { $0 != "tryMap, thrown" })
-    func releasesAfterCancellation(_ name: String) throws {
-        let build = try #require(Self.operators.first { $0.0 == name }?.1)
-        weak var captured: Tracked?
-        let source = ManualFlow<Int>()
-        do {
-            let tracked = Tracked()
-            captured = tracked
-            let recorder = FlowRecorder(build(source.flow, tracked))
-            source.send(1)
-            recorder.cancel()
-        }
-        #expect(captured == nil, "\(name) keeps its closure after cancellation")
-        #expect(source.cancels.value == 1, "\(name) cancels its source once")
+        let thrown = name == "tryMap, thrown"
+        #expect(source.cancels.value == (cancelling || thrown ? 1 : 0), "\(name) cancels its source once, and only when it throws or is cancelled")
     }
 }

@@ -136,29 +136,20 @@ struct FlowUsingTests {
         flow.value = nil
     }
 
-    @Test(arguments: ["finish", "cancel"])
-    func releasesItsClosuresAndTheResource(_ ending: String) {
-        weak var captured: Tracked?
-        weak var resource: Tracked?
+    @Test(arguments: [false, true])
+    func releasesItsClosuresAndTheResource(cancelling: Bool) {
         let source = ManualFlow<Int>()
-        do {
-            let tracked = Tracked()
-            captured = tracked
-            let made = Tracked()
-            resource = made
-            let flow = Flow<Int, TestError>.using {
-                made
-            } release: { _ in
-                _ = tracked
-            } flow: { _ in
-                source.flow.map { _ = tracked; return $0 }
+        let ending = cancelling ? "cancellation" : "completion"
+        expectReleased("using's closures after \(ending)") { tracked in
+            expectReleased("using's resource after \(ending)") { resource in
+                let flow = Flow<Int, TestError>.using { resource } release: { _ in _ = tracked } flow: { _ in
+                    source.flow.map { _ = tracked; return $0 }
+                }
+                let recorder = FlowRecorder(flow)
+                source.send(1)
+                if cancelling { recorder.cancel() } else { source.finish() }
+                #expect(recorder.events.first == .value(1))
             }
-            let recorder = FlowRecorder(flow)
-            source.send(1)
-            if ending == "finish" { source.finish() } else { recorder.cancel() }
-            #expect(recorder.events.first == .value(1))
         }
-        #expect(captured == nil, "using keeps its closures after \(ending)")
-        #expect(resource == nil, "using keeps the resource after \(ending)")
     }
 }
