@@ -25,7 +25,10 @@ extension Flow {
     /// - **Where.** On the thread that ended the subscription, never under a lock of the
     ///   library: `release` may cancel, send to a subject, or subscribe again.
     /// - **Failure.** `makeResource` throws the flow's own failure; the flow then fails with it,
-    ///   and there is nothing to release.
+    ///   and there is nothing to release. Write the flow's type (`Flow<String, IOError>.using`)
+    ///   or `.using` where the context gives it: from a bare `Flow.using`, Swift takes the
+    ///   failure type from a `makeResource` that throws nothing (`Never`) and rejects the call
+    ///   ("invalid conversion of thrown error type 'Never' to 'IOError'").
     ///
     /// RxSwift: `Observable.using(_:observableFactory:)`, whose resource is a `Disposable`
     /// (here any value, with `release` to dispose of it); Combine: (none).
