@@ -64,4 +64,21 @@ extension Flow {
             retry.start()
         }
     }
+
+    /// Resubscribes after every failure, at once, for as long as it takes: the flow ends only
+    /// when an attempt finishes, or when the subscriber cancels.
+    ///
+    /// ```swift
+    /// let updates = socket.updates.retry()
+    /// ```
+    ///
+    /// The same as ``retry(_:maxAttempts:clock:shouldRetry:)`` without a limit: a source that
+    /// fails synchronously while it is subscribed is retried in a loop, not recursively, so
+    /// any number of such failures runs in constant stack depth. Think twice before using it
+    /// on a source that fails at once every time: it never ends.
+    ///
+    /// RxSwift: `retry()`; Combine: `retry(.max)`.
+    public func retry() -> Flow {
+        retry(maxAttempts: .max)
+    }
 }
