@@ -64,6 +64,17 @@ struct FlowRaceTests {
         #expect(recorder.overlaps.value == 0)
     }
 
+    @Test func anEventALoserSentBeforeItWasCancelledNeverReachesDownstream() {
+        let b = ManualFlow<String>(), c = ManualFlow<String>()
+        // The first loser's cancel action makes `c` send while the race cancels its losers,
+        // before `c`'s turn: the event is in the race's queue when `c` is cancelled.
+        let a = Flow<String, TestError>.create { _ in return { c.send("z") } }
+        let recorder = FlowRecorder(Flow.race([a, b.flow, c.flow]))
+        b.send("x")
+        #expect(recorder.events == marbles("x"))
+        #expect(c.cancels.value == 1)
+    }
+
     @Test func aTieFromTwoThreadsHasExactlyOneWinner() {
         for _ in 0..<300 {
             let flows = [ManualFlow<String>(), ManualFlow<String>()]
