@@ -135,6 +135,19 @@ struct FlowFlatteningTests {
         }
     }
 
+    @Test func innersThatCannotFailFlattenIntoAFlowThatCan() {
+        let outer = LiveSubject<Flow<String, Never>, TestError>()
+        let inners: [Flow<String, Never>] = [.sequence(["a", "b"]), .just("c")]
+        let latest = FlowRecorder(outer.flow.switchToLatest())
+        let merged = FlowRecorder(outer.flow.merge())
+        let concatenated = FlowRecorder(outer.flow.concat())
+        for inner in inners { outer.send(inner) }
+        outer.fail(TestError(code: 5))
+        for recorder in [latest, merged, concatenated] {
+            #expect(recorder.events == marbles("abc#", failure: TestError(code: 5)))
+        }
+    }
+
     @Test func anInnerFailureFailsTheResultAndCancelsTheRest() {
         let outer = ManualFlow<Flow<String, TestError>>(), first = ManualFlow<String>(), second = ManualFlow<String>()
         let recorder = FlowRecorder(outer.flow.merge())

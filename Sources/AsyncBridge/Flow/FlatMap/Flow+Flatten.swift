@@ -44,3 +44,41 @@ extension Flow {
         concatMap { $0 }
     }
 }
+
+extension Flow {
+    /// ``switchToLatest()`` for inner flows that cannot fail.
+    ///
+    /// RxSwift: `switchLatest()`; Combine: `switchToLatest()`.
+    ///
+    /// ```swift
+    /// let prices = selectedStock.map { ticker.prices(of: $0) }.switchToLatest()   // inners: Flow<Price, Never>
+    /// ```
+    @inlinable @_disfavoredOverload
+    public func switchToLatest<Inner>() -> Flow<Inner, Failure> where Element == Flow<Inner, Never> {
+        flatMapLatest { $0.setFailureType(to: Failure.self) }
+    }
+
+    /// ``merge(maxConcurrent:)`` for inner flows that cannot fail.
+    ///
+    /// RxSwift: `merge()`, `merge(maxConcurrent:)`; Combine: `flatMap { $0 }`.
+    ///
+    /// ```swift
+    /// let events = rooms.map { $0.events }.merge()   // inners: Flow<RoomEvent, Never>
+    /// ```
+    @inlinable @_disfavoredOverload
+    public func merge<Inner>(maxConcurrent: Int = .max) -> Flow<Inner, Failure> where Element == Flow<Inner, Never> {
+        flatMap(maxConcurrent: maxConcurrent) { $0.setFailureType(to: Failure.self) }
+    }
+
+    /// ``concat()`` for inner flows that cannot fail.
+    ///
+    /// RxSwift: `concat()`; Combine: `flatMap(maxPublishers: .max(1)) { $0 }`.
+    ///
+    /// ```swift
+    /// let log = sessions.map { $0.messages }.concat()   // inners: Flow<Message, Never>
+    /// ```
+    @inlinable @_disfavoredOverload
+    public func concat<Inner>() -> Flow<Inner, Failure> where Element == Flow<Inner, Never> {
+        concatMap { $0.setFailureType(to: Failure.self) }
+    }
+}
