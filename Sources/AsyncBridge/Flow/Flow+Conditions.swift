@@ -3,8 +3,7 @@ extension Flow {
     /// upstream is cancelled at that value, which is not sent. `predicate` is not called again.
     ///
     /// RxSwift: `take(while:)` (its `behavior: .inclusive`, which also sends the first failing
-    /// value, has no counterpart: append it with `append(_:)` if you need it); Combine:
-    /// `prefix(while:)`.
+    /// value, has no counterpart); Combine: `prefix(while:)`.
     ///
     /// ```swift
     /// let warmUp = temperatures.prefix { $0 < 60 }
@@ -71,9 +70,10 @@ extension Flow {
     ///   `take(until:)` does. Combine's `prefix(untilOutputFrom:)` ignores the trigger's
     ///   completion, failure included (its trigger may have any failure type). Here the trigger
     ///   fails with this flow's `Failure`, or cannot fail (the `Never` overload); adapt another
-    ///   with `mapError(_:)`, or `catch { _ in .never }` to ignore its failure as Combine does.
-    /// - **Order.** The trigger is subscribed first: one that sends during its subscription
-    ///   finishes the result before this flow is subscribed at all (as both do).
+    ///   with `mapError(_:)`, or with a `catch(_:)` that returns `.never` to ignore its failure
+    ///   as Combine does.
+    /// - **Order.** The trigger is subscribed first (as in RxSwift and Combine); one that sends
+    ///   during its subscription finishes the result, and this flow is then not subscribed.
     ///
     /// RxSwift: `take(until:)`; Combine: `prefix(untilOutputFrom:)`.
     ///
