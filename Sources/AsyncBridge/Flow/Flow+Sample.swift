@@ -1,0 +1,60 @@
+extension Flow {
+    /// The latest value of this flow each time `trigger` sends, if a new one came since the
+    /// last sample: a value is never sent twice, and a trigger with nothing new sends nothing
+    /// (RxSwift's `sample` without a `defaultValue`).
+    ///
+    /// - **This flow finishing.** With a value not sampled yet, the result waits for the next
+    ///   trigger value, sends it, then finishes (as RxSwift). With none, it finishes at once:
+    ///   RxSwift finishes only at the next trigger value, which may never come.
+    /// - **Trigger finishing.** Samples one last time (a value not sampled yet is sent, as
+    ///   RxSwift does), then finishes and cancels this flow: no sample can come any more.
+    ///   RxSwift's result goes on, sampling nothing, until this flow finishes, and then never
+    ///   ends (it finishes only at a trigger event).
+    /// - **Failure.** Either flow failing fails the result and cancels the other (as RxSwift).
+    ///
+    /// RxSwift: `sample(_:)`; Combine has none.
+    ///
+    /// ```swift
+    /// let shown = positions.sample(displayLink)   // the latest position, once per frame
+    /// ```
+    @inlinable
+    public func sample<Other>(_ trigger: Flow<Other, Failure>) -> Flow {
+        fanIn(with: trigger, triggerFirst: false, state: (latest: Element?.none, finished: false)) { fanIn, state, event in
+            switch event {
+            case .first(.value(let value)): state.latest = value
+            case .first(.finished):
+                state.finished = true
+                if state.latest == nil { fanIn.end(.finished) }
+            case .first(.failure(let error)), .second(.failure(let error)): fanIn.end(.failure(error))
+            case .second(.value):
+                guard let latest = state.latest else { return }
+                state.latest = nil
+                state.finished ? fanIn.sendLast(latest) : fanIn.send(latest)
+            case .second(.finished):
+                fanIn.sendLast(state.latest)
+            }
+        }
+    }
+
+    /// ``sample(_:)-(Flow<Other,Failure>)`` with a trigger that cannot fail.
+    ///
+    /// RxSwift: `sample(_:)`; Combine has none.
+    ///
+    /// ```swift
+    /// let shown = positions.sample(ticks)   // ticks: Flow<Void, Never>
+    /// ```
+    @inlinable @_disfavoredOverload
+    public func sample<Other>(_ trigger: Flow<Other, Never>) -> Flow {
+        sample(trigger.setFailureType(to: Failure.self))
+    }
+}
+
+extension FanIn {
+    /// From `handle`: sends `value` if there is one, then finishes, unless the subscriber
+    /// wanted no more values.
+    @inlinable
+    func sendLast(_ value: Element?) {
+        if let value, downstream.receive(value) == .stop { return end(nil) }
+        end(.finished)
+    }
+}
