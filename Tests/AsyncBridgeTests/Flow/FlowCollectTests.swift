@@ -61,27 +61,22 @@ struct FlowCollectTests {
         #expect(recorder.events == [.value([1, 2]), .value([3, 4])])
     }
 
-    @Test func releasesItsClosuresAfterCompletionAndAfterCancellation() {
-        weak var captured: Tracked?
+    @Test func releasesItsClosuresAfterCompletionAndAfterCancellation() async {
         let source = ManualFlow<Int>()
-        do {
-            let tracked = Tracked()
-            captured = tracked
+        let releasedAfterFinish = await trackedIsReleased { tracked in
             let recorder = FlowRecorder(source.flow.map { _ = tracked; return $0 }.collect(2))
             source.send(1)
             source.finish()
             #expect(recorder.events == [.value([1]), .finished])
         }
-        #expect(captured == nil, "after completion")
+        #expect(releasedAfterFinish, "after completion")
         #expect(source.cancels.value == 0, "nothing is cancelled after completion")
-        do {
-            let tracked = Tracked()
-            captured = tracked
+        let releasedAfterCancel = await trackedIsReleased { tracked in
             let recorder = FlowRecorder(source.flow.map { _ = tracked; return $0 }.collect(2))
             source.send(1)
             recorder.cancel()
         }
-        #expect(captured == nil, "after cancellation")
+        #expect(releasedAfterCancel, "after cancellation")
         #expect(source.cancels.value == 1)
     }
 }

@@ -131,40 +131,29 @@ struct FlowCollectByTimeTests {
             if batch == ["a"] { subject.send("b") }   // re-entrant: collect is delivering
         }), clock: clock)
         subject.send("a")
-        for count in 1...2 {
-            await clock.waitForSleepers(1)
-            clock.advance(by: .seconds(1))
-            await recorder.waitForValues(count)
-        }
+        await clock.tick(by: .seconds(1), until: 1...2, of: recorder)
         #expect(recorder.events == [.value(["a"]), .value(["b"])])
         #expect(recorder.instants.map(\.offset) == [.seconds(1), .seconds(2)])
     }
 
     @Test func releasesItsClosuresAfterTheFinishAndAfterCancellation() async {
         let clock = ManualClock()
-        weak var captured: Tracked?
         let source = ManualFlow<Int>()
-        do {
-            let tracked = Tracked()
-            captured = tracked
+        let releasedAfterFinish = await trackedIsReleased { tracked in
             let recorder = FlowRecorder(source.flow.map { _ = tracked; return $0 }.collect(within: .seconds(1), clock: clock))
             source.send(1)
-            await clock.waitForSleepers(1)
-            clock.advance(by: .seconds(1))
-            await recorder.waitForValues(1)
+            await clock.tick(by: .seconds(1), until: 1...1, of: recorder)
             source.finish()
             #expect(recorder.events == [.value([1]), .finished])
         }
-        #expect(captured == nil, "after the finish")
+        #expect(releasedAfterFinish, "after the finish")
         #expect(source.cancels.value == 0)
-        do {
-            let tracked = Tracked()
-            captured = tracked
+        let releasedAfterCancel = await trackedIsReleased { tracked in
             let recorder = FlowRecorder(source.flow.map { _ = tracked; return $0 }.collect(within: .seconds(1), clock: clock))
             source.send(1)
             recorder.cancel()
         }
-        #expect(captured == nil, "after cancellation, even before the timer's task has ended")
+        #expect(releasedAfterCancel, "after cancellation, even before the timer's task has ended")
         #expect(source.cancels.value == 1)
     }
 }

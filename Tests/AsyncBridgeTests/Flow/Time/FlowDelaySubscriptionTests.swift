@@ -13,6 +13,21 @@ struct FlowDelaySubscriptionTests {
         }
     }
 
+    /// A recorder of `source.flow` (through `transform`) behind a one-second delay, once the
+    /// delay has passed and `source` is subscribed.
+    func subscribedAfterOneSecond(
+        _ source: ManualFlow<Int>,
+        clock: ManualClock,
+        _ transform: (Flow<Int, TestError>) -> Flow<Int, TestError> = { $0 }
+    ) async -> FlowRecorder<Int, TestError> {
+        let subscribed = CompletionSpy<Void>()
+        let recorder = FlowRecorder(transform(counted(source, AtomicCounter(), subscribed)).delaySubscription(for: .seconds(1), clock: clock))
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(1))
+        _ = await subscribed.firstCall()
+        return recorder
+    }
+
     @Test func subscribesOnlyOnceTheDelayHasPassedThenPassesEverythingOn() async {
         let clock = ManualClock()
         let source = ManualFlow<Int>()
@@ -36,11 +51,7 @@ struct FlowDelaySubscriptionTests {
     @Test func aFailurePassesUnchanged() async {
         let clock = ManualClock()
         let source = ManualFlow<Int>()
-        let subscribed = CompletionSpy<Void>()
-        let recorder = FlowRecorder(counted(source, AtomicCounter(), subscribed).delaySubscription(for: .seconds(1), clock: clock))
-        await clock.waitForSleepers(1)
-        clock.advance(by: .seconds(1))
-        _ = await subscribed.firstCall()
+        let recorder = await subscribedAfterOneSecond(source, clock: clock)
         source.send(1)
         source.fail(TestError(code: 7))
         #expect(recorder.events == [.value(1), .failure(TestError(code: 7))])
@@ -70,11 +81,7 @@ struct FlowDelaySubscriptionTests {
     @Test func cancellingAfterTheSubscriptionCancelsTheUpstreamOnce() async {
         let clock = ManualClock()
         let source = ManualFlow<Int>()
-        let subscribed = CompletionSpy<Void>()
-        let recorder = FlowRecorder(counted(source, AtomicCounter(), subscribed).delaySubscription(for: .seconds(1), clock: clock))
-        await clock.waitForSleepers(1)
-        clock.advance(by: .seconds(1))
-        _ = await subscribed.firstCall()
+        let recorder = await subscribedAfterOneSecond(source, clock: clock)
         source.send(1)
         recorder.cancel()
         recorder.cancel()
@@ -94,29 +101,19 @@ struct FlowDelaySubscriptionTests {
 
     @Test func releasesItsClosuresAfterTheFinishAndAfterCancellation() async {
         let clock = ManualClock()
-        weak var captured: Tracked?
         let source = ManualFlow<Int>()
-        do {
-            let tracked = Tracked()
-            captured = tracked
-            let subscribed = CompletionSpy<Void>()
-            let recorder = FlowRecorder(counted(source, AtomicCounter(), subscribed).map { _ = tracked; return $0 }
-                .delaySubscription(for: .seconds(1), clock: clock))
-            await clock.waitForSleepers(1)
-            clock.advance(by: .seconds(1))
-            _ = await subscribed.firstCall()
+        let releasedAfterFinish = await trackedIsReleased { tracked in
+            let recorder = await subscribedAfterOneSecond(source, clock: clock) { $0.map { _ = tracked; return $0 } }
             source.send(1)
             source.finish()
-            #expect(recorder.isCompleted)
+            #expect(recorder.events == [.value(1), .finished])
         }
-        #expect(captured == nil, "after the finish")
-        do {
-            let tracked = Tracked()
-            captured = tracked
+        #expect(releasedAfterFinish, "after the finish")
+        let releasedAfterCancel = await trackedIsReleased { tracked in
             let recorder = FlowRecorder(source.flow.map { _ = tracked; return $0 }.delaySubscription(for: .seconds(1), clock: clock))
             await clock.waitForSleepers(1)
             recorder.cancel()
         }
-        #expect(captured == nil, "after cancellation before the delay, even before the timer's task has ended")
+        #expect(releasedAfterCancel, "after cancellation before the delay, even before the timer's task has ended")
     }
 }

@@ -7,11 +7,7 @@ struct FlowIntervalTests {
     @Test func intervalTicksEveryPeriodCountingFromZero() async {
         let clock = ManualClock()
         let recorder = FlowRecorder(Flow.interval(.seconds(1), clock: clock), clock: clock)
-        for count in 1...3 {
-            await clock.waitForSleepers(1)
-            clock.advance(by: .seconds(1))
-            await recorder.waitForValues(count)
-        }
+        await clock.tick(by: .seconds(1), until: 1...3, of: recorder)
         #expect(recorder.values == [0, 1, 2])
         #expect(recorder.instants.map(\.offset) == [.seconds(1), .seconds(2), .seconds(3)])
     }
@@ -67,11 +63,7 @@ struct FlowIntervalTests {
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(5))
         await recorder.waitForValues(1)
-        for count in 2...3 {
-            await clock.waitForSleepers(1)
-            clock.advance(by: .seconds(1))
-            await recorder.waitForValues(count)
-        }
+        await clock.tick(by: .seconds(1), until: 2...3, of: recorder)
         #expect(recorder.values == [0, 1, 2])
         #expect(recorder.instants.map(\.offset) == [.seconds(5), .seconds(6), .seconds(7)])
     }
@@ -118,11 +110,7 @@ struct FlowIntervalTests {
     @Test func aSubscriberThatStopsEndsTheTimer() async {
         let clock = ManualClock()
         let recorder = FlowRecorder(Flow.interval(.seconds(1), clock: clock).prefix(2))
-        for count in 1...2 {
-            await clock.waitForSleepers(1)
-            clock.advance(by: .seconds(1))
-            await recorder.waitForValues(count)
-        }
+        await clock.tick(by: .seconds(1), until: 1...2, of: recorder)
         #expect(recorder.events == [.value(0), .value(1), .finished])
         #expect(clock.sleeperCount == 0)
     }
@@ -147,23 +135,17 @@ struct FlowIntervalTests {
 
     @Test func releasesTheSubscriberAfterTheFinishAndAfterCancellation() async {
         let clock = ManualClock()
-        weak var captured: Tracked?
-        do {
-            let tracked = Tracked()
-            captured = tracked
+        let releasedAfterFinish = await trackedIsReleased { tracked in
             let recorder = FlowRecorder(Flow.timer(after: .seconds(1), clock: clock).map { _ = tracked; return $0 })
-            await clock.waitForSleepers(1)
-            clock.advance(by: .seconds(1))
-            await recorder.waitForCompletion()
+            await clock.tick(by: .seconds(1), until: 1...1, of: recorder)
+            #expect(recorder.events == [.value(0), .finished])
         }
-        #expect(captured == nil, "after the finish")
-        do {
-            let tracked = Tracked()
-            captured = tracked
+        #expect(releasedAfterFinish, "after the finish")
+        let releasedAfterCancel = await trackedIsReleased { tracked in
             let recorder = FlowRecorder(Flow.interval(.seconds(1), clock: clock).map { _ = tracked; return $0 })
             await clock.waitForSleepers(1)
             recorder.cancel()
         }
-        #expect(captured == nil, "after cancellation, even before the timer's task has ended")
+        #expect(releasedAfterCancel, "after cancellation, even before the timer's task has ended")
     }
 }
