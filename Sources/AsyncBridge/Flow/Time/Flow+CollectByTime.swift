@@ -51,7 +51,9 @@ extension Flow {
             // The open array, and when its time is up (`nil`: no array is open); the handler's alone.
             let batch = SerialState<[Element]>([])
             let deadline = SerialState<C.Instant?>(nil)
-            let timed = TimedOperator(downstream: subscriber, receiving: Element.self, clock: clock, tolerance: tolerance) { timed, input, now in
+            let timed = TimedOperator(
+                downstream: subscriber, receiving: Element.self, clock: clock, tolerance: tolerance
+            ) { timed, input, now in
                 // An array whose time is up goes out before whatever comes later.
                 if let due = deadline.value, due <= now {
                     deadline.value = nil

@@ -32,7 +32,9 @@ extension Flow {
         let upstream = self
         return Flow { subscriber in
             let deadline = clock.now.advanced(by: duration)
-            let timed = TimedOperator(downstream: subscriber, receiving: Never.self, clock: clock, tolerance: tolerance) { timed, _, now in
+            let timed = TimedOperator(
+                downstream: subscriber, receiving: Never.self, clock: clock, tolerance: tolerance
+            ) { timed, _, now in
                 // Only ticks come until the upstream is subscribed, and none after.
                 guard deadline <= now else { return timed.arm(deadline) }
                 // Not through the drain: the upstream's events go to the subscriber as they come

@@ -15,18 +15,20 @@ extension Flow where Element == Int, Failure == Never {
     /// `.autoconnect()` starts). The element is the number of ticks sent before this one.
     ///
     /// A slow subscriber gets no burst of stale ticks. The ticks keep to the schedule
-    /// `start + k × period`; when the subscriber's handler (which runs on the timer's task)
-    /// returns after one or more instants of the schedule have passed, those ticks are
-    /// skipped, and the next one comes at the next instant of the schedule. So do ticks missed
-    /// while the process was suspended. The count goes on by one: it counts the ticks sent,
-    /// not the periods elapsed. Combine's `Timer.publish` skips too (a run-loop timer skips
-    /// the firings it missed, and a tick the subscriber has no demand for is dropped), as
-    /// RxSwift does on a dispatch-queue scheduler (its timer source coalesces missed firings
-    /// into one call, and RxSwift counts calls) and swift-async-algorithms'
-    /// `AsyncTimerSequence`; RxSwift's emulated periodic scheduling
-    /// (`SchedulePeriodicRecursive`, on schedulers without a timer of their own) catches up
-    /// instead, sending the missed ticks back to back. A screen wants the current tick, not a
-    /// queue of old ones.
+    /// `start + k × period`, and instants that pass before a tick has gone out are merged into
+    /// it: when the timer's task wakes late (the process was suspended, the threads were busy),
+    /// one tick goes out at once for all the instants that passed; when the subscriber's
+    /// handler (which runs on the timer's task) returns after more instants have passed, those
+    /// are skipped. Either way the next tick comes at the next instant of the schedule, and the
+    /// count goes on by one: it counts the ticks sent, not the periods elapsed.
+    ///
+    /// Combine's `Timer.publish` skips too (a run-loop timer skips the firings it missed, and a
+    /// tick the subscriber has no demand for is dropped), as does RxSwift on a dispatch-queue
+    /// scheduler (its timer source coalesces missed firings into one call, and RxSwift counts
+    /// calls), and swift-async-algorithms' `AsyncTimerSequence`. RxSwift's emulated periodic
+    /// scheduling (`SchedulePeriodicRecursive`, on schedulers without a timer of their own)
+    /// catches up instead, sending the missed ticks back to back. A screen wants the current
+    /// tick, not a queue of old ones.
     ///
     /// One timer task per subscription sends the ticks; cancelling ends it.
     ///
@@ -51,7 +53,7 @@ extension Flow where Element == Int, Failure == Never {
     ///
     /// ```swift
     /// let hideToast = Flow<Int, Never>.timer(after: .seconds(3), clock: clock)
-    /// let refresh = Flow<Int, Never>.timer(after: .zero, period: .seconds(30), clock: clock)   // 0 at once, then every 30 s
+    /// let refresh = Flow<Int, Never>.timer(after: .zero, period: .seconds(30), clock: clock)   // 0 at once
     /// ```
     ///
     /// A `delay` of zero sends 0 during `subscribe`. The ticks after it follow
@@ -59,7 +61,8 @@ extension Flow where Element == Int, Failure == Never {
     /// and ticks that pass while the subscriber is busy are skipped, not sent late.
     ///
     /// RxSwift: `Observable<Int>.timer(_:period:scheduler:)`; Combine: none
-    /// (`Just(0).delay(for:scheduler:)` for one tick; `Timer.publish` starts after one period).
+    /// (`Just(0).delay(for:scheduler:)` for one tick, `Timer.publish(every:on:in:)` for a
+    /// period without a delay of its own).
     ///
     /// - Parameters:
     ///   - delay: The time from subscribing to the first tick, on `clock`.
@@ -77,13 +80,16 @@ extension Flow where Element == Int, Failure == Never {
         return Flow { subscriber in
             // The next tick's number and when it is due; the handler's alone.
             let next = SerialState((count: 0, deadline: clock.now.advanced(by: delay)))
-            let timed = TimedOperator(downstream: subscriber, receiving: Never.self, clock: clock, tolerance: tolerance) { timed, _, now in
+            let timed = TimedOperator(
+                downstream: subscriber, receiving: Never.self, clock: clock, tolerance: tolerance
+            ) { timed, _, now in
                 // Only ticks come: a source has no upstream.
                 if next.value.deadline <= now {
                     guard timed.send(next.value.count) else { return }
                     guard let period else { return timed.end(.finished) }
                     // After the subscriber's handler: the time it took counts.
-                    next.value = (next.value.count + 1, firstTick(after: next.value.deadline, every: period, laterThan: timed.clock.now))
+                    let deadline = firstTick(after: next.value.deadline, every: period, laterThan: timed.clock.now)
+                    next.value = (next.value.count + 1, deadline)
                 }
                 timed.arm(next.value.deadline)
             }
@@ -95,7 +101,11 @@ extension Flow where Element == Int, Failure == Never {
 /// The first instant of the schedule `last + k × period` (k ≥ 1) later than `now`: ticks whose
 /// time passed while the subscriber was busy are skipped, not sent late.
 @inlinable
-func firstTick<Instant: InstantProtocol>(after last: Instant, every period: Instant.Duration, laterThan now: Instant) -> Instant {
+func firstTick<Instant: InstantProtocol>(
+    after last: Instant,
+    every period: Instant.Duration,
+    laterThan now: Instant
+) -> Instant {
     var next = last.advanced(by: period)
     guard next <= now else { return next }
     // Jump over the missed periods at once (the process may have been suspended for hours),

@@ -10,7 +10,8 @@ enum TimedInput<Element: Sendable, Failure: Error>: Sendable {
 }
 
 /// The machinery of the time-based operators (`delay`, `debounce`, `throttle`, `timeout`,
-/// `collect(within:)`, and the sources `interval` and `timer`, whose `Input` is `Never`): one
+/// `collect(within:)`, and, with `Never` as their `Input`, `delaySubscription` and the sources
+/// `interval` and `timer`): one
 /// subscription's upstream events and timer ticks go through one ``SerialDrain``, so the
 /// operator's `handle` sees them one at a time, with the clock's time, whatever thread or task
 /// they come from, and may keep plain state; it answers through ``send(_:)``, ``arm(_:)`` and
@@ -118,7 +119,12 @@ final class TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C:
 extension TimedOperator where Input == Element {
     /// For an operator whose upstream sends what it sends downstream (`delay`, `debounce`…).
     @inlinable
-    convenience init(downstream: FlowSubscriber<Element, Failure>, clock: C, tolerance: C.Duration?, handle: @escaping Handle) {
+    convenience init(
+        downstream: FlowSubscriber<Element, Failure>,
+        clock: C,
+        tolerance: C.Duration?,
+        handle: @escaping Handle
+    ) {
         self.init(downstream: downstream, receiving: Element.self, clock: clock, tolerance: tolerance, handle: handle)
     }
 }
