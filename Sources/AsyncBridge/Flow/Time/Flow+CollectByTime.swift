@@ -61,15 +61,16 @@ extension Flow {
                 }
                 switch input {
                 case .value(let value):
-                    if deadline.value == nil {
-                        deadline.value = now.advanced(by: timeSpan)
-                        timed.arm(deadline.value)
-                    }
                     batch.value.append(value)
                     if batch.value.count == maxCount {
-                        deadline.value = nil
-                        timed.arm(nil)  // the timer's task wakes at the old deadline and waits
+                        if deadline.value != nil {
+                            deadline.value = nil
+                            timed.arm(nil)  // the timer's task wakes at the old deadline and waits
+                        }
                         _ = timed.send(batch.take())
+                    } else if deadline.value == nil {
+                        deadline.value = now.advanced(by: timeSpan)
+                        timed.arm(deadline.value)
                     }
                 case .completion(.finished):
                     let last = batch.take()
