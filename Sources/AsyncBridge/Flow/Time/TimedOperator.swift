@@ -9,7 +9,9 @@ enum TimedInput<Element: Sendable, Failure: Error>: Sendable {
     case tick
 }
 
-/// The machinery of the time-based operators (`delay`, `debounce`, `throttle`, `timeout`): one
+/// The machinery of the time-based operators (`delay`, `debounce`, `throttle`, `timeout`,
+/// `collect(within:)`, and, with `Never` as their `Input`, `delaySubscription` and the sources
+/// `interval` and `timer`): one
 /// subscription's upstream events and timer ticks go through one ``SerialDrain``, so the
 /// operator's `handle` sees them one at a time, with the clock's time, whatever thread or task
 /// they come from, and may keep plain state; it answers through ``send(_:)``, ``arm(_:)`` and
@@ -30,24 +32,31 @@ enum TimedInput<Element: Sendable, Failure: Error>: Sendable {
 /// Unchecked: `drain` and `timer` are written once, in `init`, before any other thread can see
 /// the object, and only read afterwards; `handle` runs only inside the drain, one call at a time.
 @usableFromInline
-final class TimedOperator<Element: Sendable, Failure: Error, C: Clock>: @unchecked Sendable {
-    @usableFromInline typealias Handle = (TimedOperator, TimedInput<Element, Failure>, C.Instant) -> Void
+final class TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C: Clock>: @unchecked Sendable {
+    @usableFromInline typealias Handle = (TimedOperator, TimedInput<Input, Failure>, C.Instant) -> Void
 
     @usableFromInline let downstream: FlowSubscriber<Element, Failure>
     @usableFromInline let upstream: FlowSubscription
     @usableFromInline let clock: C
     /// Set once, in `init`, before anything can see this object.
-    @usableFromInline private(set) var drain: SerialDrain<TimedInput<Element, Failure>>!
+    @usableFromInline private(set) var drain: SerialDrain<TimedInput<Input, Failure>>!
     @usableFromInline private(set) var timer: FlowTimer<C>!
 
     /// The drain and the timer hold `self` (through `handle`'s argument) until they are closed
-    /// and ended: at the end, or on cancellation.
+    /// and ended: at the end, or on cancellation. `Input` is the upstream's element, when it is
+    /// not the one sent downstream (`collect(within:)`), or `Never` for a source.
     @inlinable
-    init(downstream: FlowSubscriber<Element, Failure>, clock: C, tolerance: C.Duration?, handle: @escaping Handle) {
+    init(
+        downstream: FlowSubscriber<Element, Failure>,
+        receiving: Input.Type,
+        clock: C,
+        tolerance: C.Duration?,
+        handle: @escaping Handle
+    ) {
         self.downstream = downstream
         self.upstream = downstream.subscription.child()
         self.clock = clock
-        let drain = SerialDrain<TimedInput<Element, Failure>> { _, input in handle(self, input, clock.now) }
+        let drain = SerialDrain<TimedInput<Input, Failure>> { _, input in handle(self, input, clock.now) }
         let timer = FlowTimer(clock: clock, tolerance: tolerance) { drain.submit(.tick) }
         self.drain = drain
         self.timer = timer
@@ -59,7 +68,7 @@ final class TimedOperator<Element: Sendable, Failure: Error, C: Clock>: @uncheck
 
     /// Subscribes to `flow`, whose events go to `handle`.
     @inlinable
-    func subscribe(to flow: Flow<Element, Failure>) {
+    func subscribe(to flow: Flow<Input, Failure>) {
         let drain = self.drain!
         flow.run(FlowSubscriber(
             subscription: upstream,
@@ -104,5 +113,18 @@ final class TimedOperator<Element: Sendable, Failure: Error, C: Clock>: @uncheck
         timer.end()
         upstream.cancel()
         if let completion { downstream.complete(completion) }
+    }
+}
+
+extension TimedOperator where Input == Element {
+    /// For an operator whose upstream sends what it sends downstream (`delay`, `debounce`…).
+    @inlinable
+    convenience init(
+        downstream: FlowSubscriber<Element, Failure>,
+        clock: C,
+        tolerance: C.Duration?,
+        handle: @escaping Handle
+    ) {
+        self.init(downstream: downstream, receiving: Element.self, clock: clock, tolerance: tolerance, handle: handle)
     }
 }

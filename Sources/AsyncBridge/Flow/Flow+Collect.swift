@@ -1,0 +1,51 @@
+extension Flow {
+    /// Sends the values in arrays of `count`: each array as soon as it is full, and the last,
+    /// shorter one (if any value waits) when the flow finishes.
+    ///
+    /// Useful to process a stream in chunks: rows inserted in a database `count` at a time,
+    /// uploads batched.
+    ///
+    /// ```swift
+    /// let pages = Flow<Int, Never>.sequence(1...5).collect(2)   // [1, 2], [3, 4], [5], finished
+    /// ```
+    ///
+    /// A failure passes at once and drops the values that wait in an unfinished array (as
+    /// Combine's does: OpenCombine empties its buffer on a failure). For arrays sent after a
+    /// time as well, use ``collect(within:maxCount:tolerance:clock:)``.
+    ///
+    /// RxSwift: none by count alone (`buffer(timeSpan:count:scheduler:)` always has a time
+    /// span); Combine: `collect(_:)`.
+    ///
+    /// - Parameter count: The number of values in each array but the last; more than zero.
+    @inlinable
+    public func collect(_ count: Int) -> Flow<[Element], Failure> {
+        precondition(count > 0, "collect(_:) needs a count of at least 1")
+        let upstream = self
+        return Flow<[Element], Failure> { subscriber in
+            let batch = SerialState<[Element]>([])
+            let receive = subscriber.receive
+            upstream.run(FlowSubscriber(
+                subscription: subscriber.subscription,
+                receive: { value in
+                    batch.value.append(value)
+                    guard batch.value.count == count else { return .more }
+                    return receive(batch.take())
+                },
+                complete: { completion in
+                    let last = batch.take()
+                    if case .finished = completion, !last.isEmpty, receive(last) == .stop { return }
+                    subscriber.complete(completion)
+                }
+            ))
+        }
+    }
+}
+
+extension SerialState {
+    /// The batch so far, leaving an empty one (`collect`).
+    @inlinable
+    func take<Element>() -> [Element] where Value == [Element] {
+        defer { value = [] }
+        return value
+    }
+}
