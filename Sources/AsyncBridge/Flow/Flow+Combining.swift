@@ -32,10 +32,10 @@ extension Flow {
     public static func merge(_ flows: [Flow]) -> Flow {
         Flow { subscriber in
             let remaining = SerialState(flows.count)
-            let fanIn = FanIn<(Int, FlowEvent<Element, Failure>), Element, Failure>(
+            let fanIn = FanIn<IndexedEvent<Element, Failure>, Element, Failure>(
                 downstream: subscriber, sourceCount: flows.count
             ) { fanIn, tagged in
-                switch tagged.1 {
+                switch tagged.event {
                 case .value(let value): fanIn.send(value)
                 case .failure(let error): fanIn.end(.failure(error))
                 case .finished:
@@ -44,22 +44,33 @@ extension Flow {
                 }
             }
             guard !flows.isEmpty else { return fanIn.end(.finished) }
-            for (index, flow) in flows.enumerated() {
-                flow.feed(fanIn, through: fanIn.sources[index]) { (index, $0) }
-            }
+            feed(flows, into: fanIn)
         }
     }
 
-    /// This flow's values and `other`'s, as they come.
+    /// The values of `first`, `second` and `others`, as they come: ``merge(_:)`` without the
+    /// array.
     ///
-    /// RxSwift: `merge(with:)`; Combine: `merge(with:)`.
+    /// RxSwift: `Observable.merge(_:_:)`; Combine: `Publishers.Merge`, `Merge3`…`Merge8`.
     ///
     /// ```swift
-    /// let taps = saveButton.merge(with: keyboardShortcut)
+    /// let refreshes = Flow.merge(pullToRefresh, appBecameActive, timerTicks)
     /// ```
     @inlinable
-    public func merge(with other: Flow) -> Flow {
-        .merge([self, other])
+    public static func merge(_ first: Flow, _ second: Flow, _ others: Flow...) -> Flow {
+        .merge([first, second] + others)
+    }
+
+    /// This flow's values and those of `others`, as they come.
+    ///
+    /// RxSwift: `merge(with:)`; Combine: `merge(with:)`, `merge(with:_:)`…
+    ///
+    /// ```swift
+    /// let taps = saveButton.merge(with: keyboardShortcut, menuItem)
+    /// ```
+    @inlinable
+    public func merge(with others: Flow...) -> Flow {
+        .merge([self] + others)
     }
 
     /// The latest value of each flow, as a pair, every time either sends, once both have sent.
