@@ -91,10 +91,19 @@ extension Flow {
     /// ```
     @inlinable
     public func combineLatest<Other>(_ other: Flow<Other, Failure>) -> Flow<(Element, Other), Failure> {
+        combiningLatest(other) { ($0, $1) }
+    }
+
+    /// ``combineLatest(_:)``, making its values with `combine`: the pair of every arity.
+    @inlinable
+    func combiningLatest<Other, Output>(
+        _ other: Flow<Other, Failure>,
+        _ combine: @escaping @Sendable (Element, Other) -> Output
+    ) -> Flow<Output, Failure> {
         let first = self
-        return Flow<(Element, Other), Failure> { subscriber in
+        return Flow<Output, Failure> { subscriber in
             let latest = SerialState<(Element?, Other?, finished: Int)>((nil, nil, 0))
-            let fanIn = FanIn<EitherEvent<Element, Other, Failure>, (Element, Other), Failure>(
+            let fanIn = FanIn<EitherEvent<Element, Other, Failure>, Output, Failure>(
                 downstream: subscriber, sourceCount: 2
             ) { fanIn, event in
                 switch event {
@@ -109,7 +118,7 @@ extension Flow {
                     if latest.value.finished == 2 || neverPaired { fanIn.end(.finished) }
                     return
                 }
-                if let a = latest.value.0, let b = latest.value.1 { fanIn.send((a, b)) }
+                if let a = latest.value.0, let b = latest.value.1 { fanIn.send(combine(a, b)) }
             }
             first.feed(fanIn, through: fanIn.sources[0]) { .first($0) }
             other.feed(fanIn, through: fanIn.sources[1]) { .second($0) }
@@ -133,10 +142,19 @@ extension Flow {
     /// ```
     @inlinable
     public func zip<Other>(_ other: Flow<Other, Failure>) -> Flow<(Element, Other), Failure> {
+        zipping(other) { ($0, $1) }
+    }
+
+    /// ``zip(_:)``, making its values with `combine`: the pair of every arity.
+    @inlinable
+    func zipping<Other, Output>(
+        _ other: Flow<Other, Failure>,
+        _ combine: @escaping @Sendable (Element, Other) -> Output
+    ) -> Flow<Output, Failure> {
         let first = self
-        return Flow<(Element, Other), Failure> { subscriber in
+        return Flow<Output, Failure> { subscriber in
             let buffers = SerialState<(first: [Element], second: [Other], firstDone: Bool, secondDone: Bool)>(([], [], false, false))
-            let fanIn = FanIn<EitherEvent<Element, Other, Failure>, (Element, Other), Failure>(
+            let fanIn = FanIn<EitherEvent<Element, Other, Failure>, Output, Failure>(
                 downstream: subscriber, sourceCount: 2
             ) { fanIn, event in
                 switch event {
@@ -147,7 +165,7 @@ extension Flow {
                 case .second(.finished): buffers.value.secondDone = true
                 }
                 while !buffers.value.first.isEmpty, !buffers.value.second.isEmpty {
-                    fanIn.send((buffers.value.first.removeFirst(), buffers.value.second.removeFirst()))
+                    fanIn.send(combine(buffers.value.first.removeFirst(), buffers.value.second.removeFirst()))
                 }
                 if (buffers.value.firstDone && buffers.value.first.isEmpty)
                     || (buffers.value.secondDone && buffers.value.second.isEmpty) {
