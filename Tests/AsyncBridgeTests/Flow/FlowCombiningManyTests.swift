@@ -3,8 +3,9 @@ import Testing
 import AsyncBridge
 import AsyncBridgeTesting
 
-/// combineLatest, zip and merge over more than two flows: the parameter-pack forms, the
-/// transform forms and the collection forms.
+/// combineLatest, zip and merge over more than two flows: the forms of three and four flows
+/// (chains of pairs, which must behave as one operator), the transform forms and the
+/// collection forms.
 @Suite("Flow: combineLatest, zip and merge of many", .timeLimit(.minutes(1)))
 struct FlowCombiningManyTests {
     /// Three or four manual sources of letters.
@@ -55,6 +56,18 @@ struct FlowCombiningManyTests {
         s[count - 1].finish()
         #expect(recorder.events == [.finished])
         #expect(Self.cancels(s) == Array(repeating: 1, count: count - 1) + [0], "the others are cancelled once")
+    }
+
+    /// Four flows are a pair of pairs: whichever source ends without a value, in either pair,
+    /// ends all at once.
+    @Test(arguments: 0..<4)
+    func combineLatestOfFourFinishesAtOnceWhenAnySourceEndsWithoutAValue(_ silent: Int) {
+        let s = Self.sources(4)
+        let recorder = FlowRecorder(Flow.combineLatest(s[0].flow, s[1].flow, s[2].flow, s[3].flow) { $0 + $1 + $2 + $3 })
+        for (index, source) in s.enumerated() where index != silent { source.send("a") }
+        s[silent].finish()
+        #expect(recorder.events == [.finished])
+        #expect(Self.cancels(s) == (0..<4).map { $0 == silent ? 0 : 1 }, "the others are cancelled once")
     }
 
     @Test func combineLatestOfThreeFinishesAtOnceWhenASourceEndsWithoutAValue() {
@@ -125,6 +138,20 @@ struct FlowCombiningManyTests {
         #expect(Self.cancels(s) == [1, 1, 1, 0])
     }
 
+    /// Whichever source of four finishes with nothing left to zip ends all at once, in either
+    /// pair of the chain; its values still waiting are zipped first.
+    @Test(arguments: 0..<4)
+    func zipOfFourFinishesWhenAnySourceIsUsedUp(_ finishing: Int) {
+        let s = Self.sources(4)
+        let recorder = FlowRecorder(Flow.zip(s[0].flow, s[1].flow, s[2].flow, s[3].flow) { $0 + $1 + $2 + $3 })
+        s[finishing].send("x")
+        s[finishing].finish()
+        for (index, source) in s.enumerated() where index != finishing { source.send("a"); source.send("b") }
+        #expect(recorder.values == [(0..<4).map { $0 == finishing ? "x" : "a" }.joined()])
+        #expect(recorder.isCompleted)
+        #expect(Self.cancels(s) == (0..<4).map { $0 == finishing ? 0 : 1 }, "the others are cancelled once")
+    }
+
     @Test func zipOfThreeFailsAndCancelsTheOthersOnce() {
         let s = Self.sources(3)
         let recorder = FlowRecorder(Flow.zip(s[0].flow, s[1].flow, s[2].flow).map { $0 + $1 + $2 })
@@ -143,11 +170,27 @@ struct FlowCombiningManyTests {
         #expect(Self.cancels(s) == [1, 1, 1, 1])
     }
 
-    @Test func zipTransformForms() {
-        let letters = ManualFlow<String>(), numbers = ManualFlow<Int>()
-        let recorder = FlowRecorder(letters.flow.zip(numbers.flow) { "\($0)\($1)" })
-        letters.send("a"); letters.send("b"); numbers.send(1)
-        #expect(recorder.values == ["a1"])
+    @Test func transformFormsOfEveryArity() {
+        let a = LiveSubject<String, TestError>(), b = LiveSubject<Int, TestError>()
+        let c = LiveSubject<Bool, TestError>(), d = LiveSubject<Double, TestError>()
+        let flows: [Flow<String, TestError>] = [
+            a.flow.combineLatest(b.flow) { "\($0)\($1)" },
+            Flow.combineLatest(a.flow, b.flow) { "\($0)\($1)" },
+            a.flow.combineLatest(b.flow, c.flow) { "\($0)\($1)\($2)" },
+            a.flow.combineLatest(b.flow, c.flow, d.flow) { "\($0)\($1)\($2)\($3)" },
+            Flow.combineLatest(a.flow, b.flow, c.flow, d.flow).map { "\($0)\($1)\($2)\($3)" },
+            a.flow.zip(b.flow) { "\($0)\($1)" },
+            Flow.zip(a.flow, b.flow) { "\($0)\($1)" },
+            a.flow.zip(b.flow, c.flow) { "\($0)\($1)\($2)" },
+            a.flow.zip(b.flow, c.flow, d.flow) { "\($0)\($1)\($2)\($3)" },
+            Flow.zip(a.flow, b.flow, c.flow, d.flow) { "\($0)\($1)\($2)\($3)" },
+        ]
+        let recorders = flows.map(FlowRecorder.init)
+        a.send("a"); b.send(1); c.send(true); d.send(0.5)
+        #expect(recorders.map(\.values) == [
+            ["a1"], ["a1"], ["a1true"], ["a1true0.5"], ["a1true0.5"],
+            ["a1"], ["a1"], ["a1true"], ["a1true0.5"], ["a1true0.5"],
+        ])
     }
 
     // MARK: overloads
