@@ -1,17 +1,14 @@
 // combineLatest and zip of more than two flows: the forms of three and four flows (`Flow.combineLatest(a,
 // b, c)`, `a.zip(b, c, d)`, with or without a transform) and the collection forms
-// (`Flow.zip([flows])`).
+// (`Flow.zip([flows])`). Each subscription has one fan-in (one `SerialDrain`) for all its
+// sources.
 //
-// Three and four flows are chains of the typed pairs (`combineLatest(_:)`, `zip(_:)`), four as a
-// pair of pairs, so that each value goes through two fan-ins. One fan-in for all, with parameter
-// packs, measured slower: the sources' values, of different types, either shared its queue boxed
-// as `any Sendable` (an existential copy and a dynamic cast each: 2.5 times the chain's time for
-// three `Int` sources), or waited in typed per-source buffers, whose code Swift 6.3 does not
-// specialise inside a pack expansion (10 times: generic metadata looked up per value). The
-// finishing rules of a chain are those of one fan-in: a pair ends when no tuple can come from
-// it, and the chain ends when its outer pair does.
-//
-// The collection forms, whose sources share a type, have one fan-in for all.
+// Three and four flows are fixed arities with typed events (`OneOfFour`; three flows leave the
+// fourth out), not parameter packs: one fan-in over a pack measured slower than even a chain of
+// typed pairs, because the sources' values, of different types, either shared its queue boxed as
+// `any Sendable` (an existential copy and a dynamic cast per value), or waited in typed
+// per-source buffers, whose code Swift 6.3 does not specialise inside a pack expansion (generic
+// metadata looked up per value). The typed fan-in is faster than the chain of pairs.
 
 /// An event of one of several sources, tagged with the source's index.
 @usableFromInline
@@ -155,6 +152,145 @@ extension Flow {
 }
 
 
+// MARK: Three and four flows: one fan-in, typed events.
+
+/// An event of one of up to four sources, typed.
+@usableFromInline
+enum OneOfFour<A: Sendable, B: Sendable, C: Sendable, D: Sendable, Failure: Error>: Sendable {
+    case first(A)
+    case second(B)
+    case third(C)
+    case fourth(D)
+    /// The source at `index` (0 to 3) completed.
+    case completed(Int, FlowCompletion<Failure>)
+}
+
+extension Flow {
+    /// Subscribes this flow to `fanIn` as its source number `index`, its values wrapped by
+    /// `wrap`.
+    @inlinable
+    func feed<A, B, C, D, Output>(
+        _ fanIn: FanIn<OneOfFour<A, B, C, D, Failure>, Output, Failure>,
+        at index: Int,
+        _ wrap: @escaping @Sendable (Element) -> OneOfFour<A, B, C, D, Failure>
+    ) {
+        run(FlowSubscriber(
+            subscription: fanIn.sources[index],
+            receive: { fanIn.submit(wrap($0)) },
+            complete: { _ = fanIn.submit(.completed(index, $0)) }
+        ))
+    }
+
+    /// Subscribes `first`…`fourth` to `fanIn`; without `fourth`, three sources.
+    @inlinable
+    static func feed<B, C, D, Output>(
+        _ first: Flow, _ second: Flow<B, Failure>, _ third: Flow<C, Failure>, _ fourth: Flow<D, Failure>?,
+        into fanIn: FanIn<OneOfFour<Element, B, C, D, Failure>, Output, Failure>
+    ) {
+        first.feed(fanIn, at: 0) { .first($0) }
+        second.feed(fanIn, at: 1) { .second($0) }
+        third.feed(fanIn, at: 2) { .third($0) }
+        fourth?.feed(fanIn, at: 3) { .fourth($0) }
+    }
+
+    /// combineLatest of three or four flows, through one fan-in. Without `fourth`, `filler`
+    /// stands for its value.
+    @inlinable
+    static func combiningLatest<B, C, D, Output>(
+        _ first: Flow, _ second: Flow<B, Failure>, _ third: Flow<C, Failure>, _ fourth: Flow<D, Failure>?,
+        filler: D?,
+        _ combine: @escaping @Sendable (Element, B, C, D) -> Output
+    ) -> Flow<Output, Failure> {
+        Flow<Output, Failure> { subscriber in
+            let state = SerialState((
+                latest: (Element?.none, B?.none, C?.none, filler),
+                counts: LatestCounts(count: fourth == nil ? 3 : 4)
+            ))
+            let fanIn = FanIn<OneOfFour<Element, B, C, D, Failure>, Output, Failure>(
+                downstream: subscriber, sourceCount: fourth == nil ? 3 : 4
+            ) { fanIn, event in
+                let ready: Bool
+                switch event {
+                case .first(let value):
+                    ready = state.value.counts.received(isFirst: state.value.latest.0 == nil)
+                    state.value.latest.0 = value
+                case .second(let value):
+                    ready = state.value.counts.received(isFirst: state.value.latest.1 == nil)
+                    state.value.latest.1 = value
+                case .third(let value):
+                    ready = state.value.counts.received(isFirst: state.value.latest.2 == nil)
+                    state.value.latest.2 = value
+                case .fourth(let value):
+                    ready = state.value.counts.received(isFirst: state.value.latest.3 == nil)
+                    state.value.latest.3 = value
+                case .completed(_, .failure(let error)):
+                    return fanIn.end(.failure(error))
+                case .completed(let index, .finished):
+                    let latest = state.value.latest
+                    let hadValue = switch index {
+                    case 0: latest.0 != nil
+                    case 1: latest.1 != nil
+                    case 2: latest.2 != nil
+                    default: latest.3 != nil
+                    }
+                    if state.value.counts.finish(hadValue: hadValue) { fanIn.end(.finished) }
+                    return
+                }
+                if ready, case let (a?, b?, c?, d?) = state.value.latest { fanIn.send(combine(a, b, c, d)) }
+            }
+            feed(first, second, third, fourth, into: fanIn)
+        }
+    }
+
+    /// zip of three or four flows, through one fan-in. Without `fourth`, `filler` stands for
+    /// its values.
+    @inlinable
+    static func zipping<B, C, D, Output>(
+        _ first: Flow, _ second: Flow<B, Failure>, _ third: Flow<C, Failure>, _ fourth: Flow<D, Failure>?,
+        filler: D?,
+        _ combine: @escaping @Sendable (Element, B, C, D) -> Output
+    ) -> Flow<Output, Failure> {
+        Flow<Output, Failure> { subscriber in
+            let state = SerialState((
+                queues: (RingBuffer<Element>(), RingBuffer<B>(), RingBuffer<C>(), RingBuffer<D>()),
+                counts: ZipCounts(count: fourth == nil ? 3 : 4)
+            ))
+            let fanIn = FanIn<OneOfFour<Element, B, C, D, Failure>, Output, Failure>(
+                downstream: subscriber, sourceCount: fourth == nil ? 3 : 4
+            ) { fanIn, event in
+                switch event {
+                case .first(let value):
+                    state.value.queues.0.append(value)
+                    state.value.counts.received(at: 0)
+                case .second(let value):
+                    state.value.queues.1.append(value)
+                    state.value.counts.received(at: 1)
+                case .third(let value):
+                    state.value.queues.2.append(value)
+                    state.value.counts.received(at: 2)
+                case .fourth(let value):
+                    state.value.queues.3.append(value)
+                    state.value.counts.received(at: 3)
+                case .completed(_, .failure(let error)):
+                    return fanIn.end(.failure(error))
+                case .completed(let index, .finished):
+                    state.value.counts.finish(at: index)
+                }
+                while state.value.counts.canZip {
+                    let a = state.value.queues.0.removeFirst()
+                    let b = state.value.queues.1.removeFirst()
+                    let c = state.value.queues.2.removeFirst()
+                    let d = filler ?? state.value.queues.3.removeFirst()
+                    state.value.counts.zipped()
+                    fanIn.send(combine(a, b, c, d))
+                }
+                if state.value.counts.isExhausted { fanIn.end(.finished) }
+            }
+            feed(first, second, third, fourth, into: fanIn)
+        }
+    }
+}
+
 // MARK: combineLatest
 
 extension Flow {
@@ -236,7 +372,7 @@ extension Flow {
         _ first: Flow, _ second: Flow<Second, Failure>, _ third: Flow<Third, Failure>,
         _ transform: @escaping @Sendable (Element, Second, Third) -> Output
     ) -> Flow<Output, Failure> {
-        first.combiningLatest(second) { ($0, $1) }.combiningLatest(third) { transform($0.0, $0.1, $1) }
+        combiningLatest(first, second, third, Flow<Void, Failure>?.none, filler: ()) { a, b, c, _ in transform(a, b, c) }
     }
 
     /// ``combineLatest(_:_:_:_:)``, passing the latest values to `transform`.
@@ -252,8 +388,7 @@ extension Flow {
         _ first: Flow, _ second: Flow<Second, Failure>, _ third: Flow<Third, Failure>, _ fourth: Flow<Fourth, Failure>,
         _ transform: @escaping @Sendable (Element, Second, Third, Fourth) -> Output
     ) -> Flow<Output, Failure> {
-        first.combiningLatest(second) { ($0, $1) }
-            .combiningLatest(third.combiningLatest(fourth) { ($0, $1) }) { transform($0.0, $0.1, $1.0, $1.1) }
+        combiningLatest(first, second, third, fourth, filler: nil, transform)
     }
 
     /// The latest value of this flow, `second` and `third`, as a tuple:
@@ -424,7 +559,7 @@ extension Flow {
         _ first: Flow, _ second: Flow<Second, Failure>, _ third: Flow<Third, Failure>,
         _ transform: @escaping @Sendable (Element, Second, Third) -> Output
     ) -> Flow<Output, Failure> {
-        first.zipping(second) { ($0, $1) }.zipping(third) { transform($0.0, $0.1, $1) }
+        zipping(first, second, third, Flow<Void, Failure>?.none, filler: ()) { a, b, c, _ in transform(a, b, c) }
     }
 
     /// ``zip(_:_:_:_:)``, passing the n-th values to `transform`.
@@ -439,8 +574,7 @@ extension Flow {
         _ first: Flow, _ second: Flow<Second, Failure>, _ third: Flow<Third, Failure>, _ fourth: Flow<Fourth, Failure>,
         _ transform: @escaping @Sendable (Element, Second, Third, Fourth) -> Output
     ) -> Flow<Output, Failure> {
-        first.zipping(second) { ($0, $1) }
-            .zipping(third.zipping(fourth) { ($0, $1) }) { transform($0.0, $0.1, $1.0, $1.1) }
+        zipping(first, second, third, fourth, filler: nil, transform)
     }
 
     /// The n-th value of this flow, `second` and `third`, as a tuple: ``zip(_:_:_:)`` with this

@@ -3,9 +3,8 @@ import Testing
 import AsyncBridge
 import AsyncBridgeTesting
 
-/// combineLatest, zip and merge over more than two flows: the forms of three and four flows
-/// (chains of pairs, which must behave as one operator), the transform forms and the
-/// collection forms.
+/// combineLatest, zip and merge over more than two flows: the forms of three and four flows,
+/// the transform forms and the collection forms.
 @Suite("Flow: combineLatest, zip and merge of many", .timeLimit(.minutes(1)))
 struct FlowCombiningManyTests {
     /// Three or four manual sources of letters.
@@ -58,8 +57,7 @@ struct FlowCombiningManyTests {
         #expect(Self.cancels(s) == Array(repeating: 1, count: count - 1) + [0], "the others are cancelled once")
     }
 
-    /// Four flows are a pair of pairs: whichever source ends without a value, in either pair,
-    /// ends all at once.
+    /// Whichever source of four ends without a value ends all at once.
     @Test(arguments: 0..<4)
     func combineLatestOfFourFinishesAtOnceWhenAnySourceEndsWithoutAValue(_ silent: Int) {
         let s = Self.sources(4)
@@ -138,8 +136,8 @@ struct FlowCombiningManyTests {
         #expect(Self.cancels(s) == [1, 1, 1, 0])
     }
 
-    /// Whichever source of four finishes with nothing left to zip ends all at once, in either
-    /// pair of the chain; its values still waiting are zipped first.
+    /// Whichever source of four finishes with nothing left to zip ends all at once; its values
+    /// still waiting are zipped first.
     @Test(arguments: 0..<4)
     func zipOfFourFinishesWhenAnySourceIsUsedUp(_ finishing: Int) {
         let s = Self.sources(4)
