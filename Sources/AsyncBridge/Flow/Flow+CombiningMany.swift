@@ -90,6 +90,8 @@ struct ZipCounts: Sendable {
     }
 }
 
+// MARK: Collections: the values travel in the fan-in's events.
+
 extension Flow {
     /// Subscribes each of `flows` to `fanIn`, tagging its events with its index.
     @inlinable
@@ -150,7 +152,6 @@ extension Flow {
         }
     }
 }
-
 
 // MARK: Three and four flows: one fan-in, typed events.
 
@@ -326,7 +327,7 @@ extension Flow {
     public static func combineLatest<Second, Third>(
         _ first: Flow, _ second: Flow<Second, Failure>, _ third: Flow<Third, Failure>
     ) -> Flow<(Element, Second, Third), Failure> {
-        combineLatest(first, second, third) { ($0, $1, $2) }
+        combiningLatest(first, second, third, Flow<Void, Failure>?.none, filler: ()) { a, b, c, _ in (a, b, c) }
     }
 
     /// ``combineLatest(_:_:)`` of four flows.
@@ -340,7 +341,7 @@ extension Flow {
     public static func combineLatest<Second, Third, Fourth>(
         _ first: Flow, _ second: Flow<Second, Failure>, _ third: Flow<Third, Failure>, _ fourth: Flow<Fourth, Failure>
     ) -> Flow<(Element, Second, Third, Fourth), Failure> {
-        combineLatest(first, second, third, fourth) { ($0, $1, $2, $3) }
+        combiningLatest(first, second, third, fourth, filler: nil) { ($0, $1, $2, $3) }
     }
 
     /// ``combineLatest(_:_:)``, passing the latest values to `transform` instead of making a
@@ -515,7 +516,7 @@ extension Flow {
     public static func zip<Second, Third>(
         _ first: Flow, _ second: Flow<Second, Failure>, _ third: Flow<Third, Failure>
     ) -> Flow<(Element, Second, Third), Failure> {
-        zip(first, second, third) { ($0, $1, $2) }
+        zipping(first, second, third, Flow<Void, Failure>?.none, filler: ()) { a, b, c, _ in (a, b, c) }
     }
 
     /// ``zip(_:_:)`` of four flows.
@@ -529,7 +530,7 @@ extension Flow {
     public static func zip<Second, Third, Fourth>(
         _ first: Flow, _ second: Flow<Second, Failure>, _ third: Flow<Third, Failure>, _ fourth: Flow<Fourth, Failure>
     ) -> Flow<(Element, Second, Third, Fourth), Failure> {
-        zip(first, second, third, fourth) { ($0, $1, $2, $3) }
+        zipping(first, second, third, fourth, filler: nil) { ($0, $1, $2, $3) }
     }
 
     /// ``zip(_:_:)``, passing the n-th values to `transform` instead of making a tuple of them.
