@@ -308,9 +308,11 @@ struct FlowCombiningManyLeakTests {
     static let operators: [(String, Build)] = [
         ("combineLatest(_:_:_:)", { flow, t in Flow.combineLatest(flow, .just(1), .just(2)).map { _ = t; return $0.0 } }),
         ("combineLatest transform", { flow, t in flow.combineLatest(.just(1), .just(2)) { _ = t; return $0 + $1 + $2 } }),
+        ("combineLatest of four", { flow, t in Flow.combineLatest(flow, .just(1), .just(2), .just(3)) { _ = t; return $0 + $1 + $2 + $3 } }),
         ("combineLatest([])", { flow, t in Flow.combineLatest([flow, .just(1), .just(2)]).map { _ = t; return $0[0] } }),
         ("zip(_:_:_:)", { flow, t in flow.zip(.sequence(0..<100), .sequence(0..<100)).map { _ = t; return $0.0 } }),
         ("zip transform", { flow, t in Flow.zip(flow, .sequence(0..<100), .sequence(0..<100)) { _ = t; return $0 + $1 + $2 } }),
+        ("zip of four", { flow, t in flow.zip(.sequence(0..<100), .sequence(0..<100), .sequence(0..<100)) { _ = t; return $0 + $1 + $2 + $3 } }),
         ("zip([])", { flow, t in Flow.zip([flow, .sequence(0..<100)]).map { _ = t; return $0[0] } }),
         ("merge(_:_:_:)", { flow, t in Flow.merge(flow, .just(1), Flow<Int, TestError>.just(2).map { _ = t; return $0 }) }),
     ]
