@@ -32,10 +32,10 @@ extension Flow {
     public static func merge(_ flows: [Flow]) -> Flow {
         Flow { subscriber in
             let remaining = SerialState(flows.count)
-            let fanIn = FanIn<(Int, FlowEvent<Element, Failure>), Element, Failure>(
+            let fanIn = FanIn<IndexedEvent<Element, Failure>, Element, Failure>(
                 downstream: subscriber, sourceCount: flows.count
             ) { fanIn, tagged in
-                switch tagged.1 {
+                switch tagged.event {
                 case .value(let value): fanIn.send(value)
                 case .failure(let error): fanIn.end(.failure(error))
                 case .finished:
@@ -44,22 +44,33 @@ extension Flow {
                 }
             }
             guard !flows.isEmpty else { return fanIn.end(.finished) }
-            for (index, flow) in flows.enumerated() {
-                flow.feed(fanIn, through: fanIn.sources[index]) { (index, $0) }
-            }
+            feed(flows, into: fanIn)
         }
     }
 
-    /// This flow's values and `other`'s, as they come.
+    /// The values of `first`, `second` and `others`, as they come: ``merge(_:)`` without the
+    /// array.
     ///
-    /// RxSwift: `merge(with:)`; Combine: `merge(with:)`.
+    /// RxSwift: `Observable.merge(_:_:)`; Combine: `Publishers.Merge`, `Merge3`…`Merge8`.
     ///
     /// ```swift
-    /// let taps = saveButton.merge(with: keyboardShortcut)
+    /// let refreshes = Flow.merge(pullToRefresh, appBecameActive, timerTicks)
     /// ```
     @inlinable
-    public func merge(with other: Flow) -> Flow {
-        .merge([self, other])
+    public static func merge(_ first: Flow, _ second: Flow, _ others: Flow...) -> Flow {
+        .merge([first, second] + others)
+    }
+
+    /// This flow's values and those of `others`, as they come.
+    ///
+    /// RxSwift: `merge(with:)`; Combine: `merge(with:)`, `merge(with:_:)`…
+    ///
+    /// ```swift
+    /// let taps = saveButton.merge(with: keyboardShortcut, menuItem)
+    /// ```
+    @inlinable
+    public func merge(with other: Flow, _ others: Flow...) -> Flow {
+        .merge([self, other] + others)
     }
 
     /// The latest value of each flow, as a pair, every time either sends, once both have sent.
@@ -80,10 +91,19 @@ extension Flow {
     /// ```
     @inlinable
     public func combineLatest<Other>(_ other: Flow<Other, Failure>) -> Flow<(Element, Other), Failure> {
+        combiningLatest(other) { ($0, $1) }
+    }
+
+    /// ``combineLatest(_:)``, making its values with `combine`: the pair of every arity.
+    @inlinable
+    func combiningLatest<Other, Output>(
+        _ other: Flow<Other, Failure>,
+        _ combine: @escaping @Sendable (Element, Other) -> Output
+    ) -> Flow<Output, Failure> {
         let first = self
-        return Flow<(Element, Other), Failure> { subscriber in
+        return Flow<Output, Failure> { subscriber in
             let latest = SerialState<(Element?, Other?, finished: Int)>((nil, nil, 0))
-            let fanIn = FanIn<EitherEvent<Element, Other, Failure>, (Element, Other), Failure>(
+            let fanIn = FanIn<EitherEvent<Element, Other, Failure>, Output, Failure>(
                 downstream: subscriber, sourceCount: 2
             ) { fanIn, event in
                 switch event {
@@ -98,7 +118,7 @@ extension Flow {
                     if latest.value.finished == 2 || neverPaired { fanIn.end(.finished) }
                     return
                 }
-                if let a = latest.value.0, let b = latest.value.1 { fanIn.send((a, b)) }
+                if let a = latest.value.0, let b = latest.value.1 { fanIn.send(combine(a, b)) }
             }
             first.feed(fanIn, through: fanIn.sources[0]) { .first($0) }
             other.feed(fanIn, through: fanIn.sources[1]) { .second($0) }
@@ -122,10 +142,19 @@ extension Flow {
     /// ```
     @inlinable
     public func zip<Other>(_ other: Flow<Other, Failure>) -> Flow<(Element, Other), Failure> {
+        zipping(other) { ($0, $1) }
+    }
+
+    /// ``zip(_:)``, making its values with `combine`: the pair of every arity.
+    @inlinable
+    func zipping<Other, Output>(
+        _ other: Flow<Other, Failure>,
+        _ combine: @escaping @Sendable (Element, Other) -> Output
+    ) -> Flow<Output, Failure> {
         let first = self
-        return Flow<(Element, Other), Failure> { subscriber in
+        return Flow<Output, Failure> { subscriber in
             let buffers = SerialState<(first: [Element], second: [Other], firstDone: Bool, secondDone: Bool)>(([], [], false, false))
-            let fanIn = FanIn<EitherEvent<Element, Other, Failure>, (Element, Other), Failure>(
+            let fanIn = FanIn<EitherEvent<Element, Other, Failure>, Output, Failure>(
                 downstream: subscriber, sourceCount: 2
             ) { fanIn, event in
                 switch event {
@@ -136,7 +165,7 @@ extension Flow {
                 case .second(.finished): buffers.value.secondDone = true
                 }
                 while !buffers.value.first.isEmpty, !buffers.value.second.isEmpty {
-                    fanIn.send((buffers.value.first.removeFirst(), buffers.value.second.removeFirst()))
+                    fanIn.send(combine(buffers.value.first.removeFirst(), buffers.value.second.removeFirst()))
                 }
                 if (buffers.value.firstDone && buffers.value.first.isEmpty)
                     || (buffers.value.secondDone && buffers.value.second.isEmpty) {
