@@ -18,6 +18,27 @@ struct Review1Tests {
         #expect(recorder.events == marbles("a|"))
     }
 
+    /// A zip whose downstream wants no more at a tuple that also uses up a finished source
+    /// must not complete that downstream afterwards. Before the fix, the zips of two, three
+    /// and of a collection sent `.finished` after the downstream had answered `.stop`
+    /// (`handleEvents` saw a completion after `prefix(1)` had completed).
+    @Test(arguments: [2, 3, 0])
+    func aZipWhoseDownstreamStopsAtTheLastTupleIsNotCompletedAfterwards(arity: Int) {
+        let a = ManualFlow<String>(), b = ManualFlow<String>(), c = ManualFlow<String>()
+        let zipped: Flow<String, TestError> = switch arity {
+        case 2: a.flow.zip(b.flow) { $0 + $1 }
+        case 3: a.flow.zip(b.flow, c.flow) { $0 + $1 + $2 }
+        default: Flow.zip([a.flow, b.flow, c.flow]).map { $0.joined() }
+        }
+        let completions = AtomicCounter()
+        let recorder = FlowRecorder(zipped.handleEvents(onCompletion: { _ in completions.increment() }).prefix(1))
+        a.send("a"); a.finish()
+        b.send("b")
+        if arity != 2 { c.send("c") }
+        #expect(recorder.events == [.value(arity == 2 ? "ab" : "abc"), .finished])
+        #expect(completions.value == 0, "prefix(1) wanted no more after the tuple: nothing may follow it")
+    }
+
     private static func subscribeAndConnectDroppingEverything(_ flow: Flow<String, TestError>) -> FlowRecorder<String, TestError> {
         let connectable = flow.publish()
         let recorder = FlowRecorder(connectable.flow)
