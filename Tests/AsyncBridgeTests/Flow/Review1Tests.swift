@@ -60,6 +60,30 @@ struct Review1Tests {
         #expect(outerEvents.value == ["a"], "the outer was cancelled before its completion was delivered")
     }
 
+    /// A subscriber that cancels itself in the handler of the last value must get nothing
+    /// more. Before the fix, sample (its last sample) and the zips (a tuple that uses up a
+    /// finished source) completed it after its cancellation had returned.
+    @Test(arguments: ["sample", "zip2", "zip3", "zipCollection"])
+    func aSubscriberCancellingItselfAtTheLastValueIsNotCompletedAfterwards(operator name: String) {
+        let a = ManualFlow<String>(), b = ManualFlow<String>(), c = ManualFlow<String>()
+        let flow: Flow<String, TestError> = switch name {
+        case "sample": a.flow.sample(b.flow)
+        case "zip2": a.flow.zip(b.flow) { $0 + $1 }
+        case "zip3": a.flow.zip(b.flow, c.flow) { $0 + $1 + $2 }
+        default: Flow.zip([a.flow, b.flow, c.flow]).map { $0.joined() }
+        }
+        let token = Box<CancellationToken?>(nil)
+        let events = Box<[FlowEvent<String, TestError>]>([])
+        token.value = flow.subscribe { event in
+            events.mutate { $0.append(event) }
+            if case .value = event { token.value?.cancel() }
+        }
+        a.send("a"); a.finish()
+        b.send("b")
+        if name == "zip3" || name == "zipCollection" { c.send("c") }
+        #expect(events.value.count == 1, "only the value: \(events.value)")
+    }
+
     private static func subscribeAndConnectDroppingEverything(_ flow: Flow<String, TestError>) -> FlowRecorder<String, TestError> {
         let connectable = flow.publish()
         let recorder = FlowRecorder(connectable.flow)
