@@ -4,17 +4,13 @@
 /// plain state; it answers through `send` and `end`, which it only calls from `handle`.
 ///
 /// Unchecked: `drain` is written once, in `init`, before any source can see the object, and only
-/// read afterwards; `handle` runs only inside the drain, one call at a time, and `ended` is
-/// touched only from `handle` (or before any source is subscribed).
+/// read afterwards; `handle` runs only inside the drain, one call at a time.
 @usableFromInline
 final class FanIn<Event: Sendable, Element: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline let downstream: FlowSubscriber<Element, Failure>
     @usableFromInline let sources: [FlowSubscription]
     /// Set once, in `init`, before any source can see this object.
     @usableFromInline private(set) var drain: SerialDrain<Event>!
-    /// Set by ``end(_:)``: the `handle` running then sends and completes nothing more (a
-    /// `send` whose subscriber wanted no more ends the fan-in in the middle of a `handle`).
-    @usableFromInline var ended = false
 
     /// Subscribes nothing yet; call ``submit(_:)`` from each source, subscribed with
     /// ``sources``[i].
@@ -38,7 +34,7 @@ final class FanIn<Event: Sendable, Element: Sendable, Failure: Error>: @unchecke
     /// more.
     @inlinable
     func send(_ value: Element) {
-        if !ended, downstream.receive(value) == .stop { end(nil) }
+        if downstream.receive(value) == .stop { end(nil) }
     }
 
     /// From `handle`: cancels every source, drops pending events, and completes downstream
@@ -46,8 +42,6 @@ final class FanIn<Event: Sendable, Element: Sendable, Failure: Error>: @unchecke
     /// this `handle` sent).
     @inlinable
     func end(_ completion: FlowCompletion<Failure>?) {
-        guard !ended else { return }
-        ended = true
         drain.close()
         for source in sources { source.cancel() }
         if let completion, !downstream.subscription.isCancelled { downstream.complete(completion) }

@@ -20,8 +20,8 @@ struct Review1Tests {
 
     /// A zip whose downstream wants no more at a tuple that also uses up a finished source
     /// must not complete that downstream afterwards. Before the fix, the zips of two, three
-    /// and of a collection sent `.finished` after the downstream had answered `.stop`
-    /// (`handleEvents` saw a completion after `prefix(1)` had completed).
+    /// and of a collection sent `.finished` after the downstream had answered `.stop` and
+    /// `prefix(1)` had cancelled it (`handleEvents` saw a completion after it had completed).
     @Test(arguments: [2, 3, 0])
     func aZipWhoseDownstreamStopsAtTheLastTupleIsNotCompletedAfterwards(arity: Int) {
         let a = ManualFlow<String>(), b = ManualFlow<String>(), c = ManualFlow<String>()
