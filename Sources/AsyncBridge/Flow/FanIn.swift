@@ -38,11 +38,12 @@ final class FanIn<Event: Sendable, Element: Sendable, Failure: Error>: @unchecke
     }
 
     /// From `handle`: cancels every source, drops pending events, and completes downstream
-    /// (when a completion is given).
+    /// (when a completion is given), unless it was cancelled meanwhile (a handler of the value
+    /// this `handle` sent).
     @inlinable
     func end(_ completion: FlowCompletion<Failure>?) {
         drain.close()
         for source in sources { source.cancel() }
-        if let completion { downstream.complete(completion) }
+        if let completion, !downstream.subscription.isCancelled { downstream.complete(completion) }
     }
 }

@@ -469,8 +469,9 @@ extension Flow {
     }
 
     /// The latest value of each of `flows`, as an array in their order, every time any of them
-    /// sends, once all have sent. Finishes at once when `flows` is empty (as RxSwift's does),
-    /// otherwise as ``combineLatest(_:_:)``.
+    /// sends, once all have sent. Finishes at once, without a value, when `flows` is empty (as
+    /// ``zip(_:)`` and ``merge(_:)`` do; RxSwift's sends one empty array first, since
+    /// ReactiveX/RxSwift#1879), otherwise as ``combineLatest(_:_:)``.
     ///
     /// RxSwift: `Observable.combineLatest(_:)` over a collection; Combine: (none).
     ///

@@ -145,15 +145,14 @@ final class GroupByLifetime<Key: Hashable & Sendable, Element: Sendable, Failure
         }
     }
 
-    /// The upstream completed: every group, then the subscriber, get `completion`.
+    /// The upstream completed: every group, then the subscriber, get `completion`. The
+    /// subscriber is taken after the groups' handlers have run: one that cancelled it meanwhile
+    /// gets nothing.
     @inlinable
     func complete(_ completion: FlowCompletion<Failure>, groups: some Sequence<SubjectStorage<Element, Failure>>) {
-        let downstream = state.withLock { state -> FlowSubscriber<Group, Failure>? in
-            state.ended = true
-            return state.downstream.take()
-        }
+        state.withLock { $0.ended = true }
         for group in groups { group.complete(completion) }
-        downstream?.complete(completion)
+        state.withLock { $0.downstream.take() }?.complete(completion)
     }
 
     @inlinable

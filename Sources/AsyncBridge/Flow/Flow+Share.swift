@@ -154,9 +154,11 @@ final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
                 subject.send(value)  // nobody follows `subject` once this connection has ended
                 return .more
             },
-            complete: { [weak self] completion in
+            complete: { completion in
+                // Strong: a connection that nobody else keeps (a `connect()` token dropped)
+                // runs until its upstream completes, and must then complete its subscribers.
                 // Dropped when this connection has ended; nobody follows `subject` then.
-                guard let self, self.completed(subject) else { return }
+                guard self.completed(subject) else { return }
                 subject.complete(completion)
             }
         ))
