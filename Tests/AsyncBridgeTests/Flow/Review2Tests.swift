@@ -15,4 +15,17 @@ struct Review2Tests {
         }
         #expect(events == [.value([1])], "the finish came after the cancellation had returned")
     }
+
+    @Test func retryWhenStopsASynchronousAttemptWhenTheSubscriberWantsNoMore() {
+        let subscriptions = AtomicCounter()
+        let produced = AtomicCounter()
+        let source = Flow<Int, TestError>.deferred {
+            subscriptions.increment()
+            guard subscriptions.value > 1 else { return .fail(TestError()) }
+            return Flow.sequence(0..<1_000).handleEvents(onValue: { _ in produced.increment() })
+        }
+        let recorder = FlowRecorder(source.retry(when: FlowRetryWhenTests.atOnce).prefix(3))
+        #expect(recorder.events == [.value(0), .value(1), .value(2), .finished])
+        #expect(produced.value == 3, "the retried attempt ran to its end, its values queued")
+    }
 }
