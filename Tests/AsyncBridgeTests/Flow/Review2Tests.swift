@@ -28,4 +28,49 @@ struct Review2Tests {
         #expect(recorder.events == [.value(0), .value(1), .value(2), .finished])
         #expect(produced.value == 3, "the retried attempt ran to its end, its values queued")
     }
+
+    @Test func delaySubscriptionSendsNothingAfterASubscriberCancelsFromItsHandler() async {
+        let clock = ManualClock()
+        let loopEnded = CompletionSpy<Void>()
+        let events = Box<[FlowEvent<Int, Never>]>([])
+        let token = Box<CancellationToken?>(nil)
+        token.value = Flow<Int, Never>.sequence(OneTwo(loopEnded: loopEnded))
+            .delaySubscription(for: .seconds(1), clock: clock)
+            .subscribe { event in
+                events.mutate { $0.append(event) }
+                if case .value = event { token.value?.cancel() }
+            }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(1))  // the synchronous source runs on the timer's task, the token set
+        await loopEnded.firstCall()
+        #expect(events.value == [.value(1)], "2 came after the cancellation had returned")
+    }
+}
+
+/// 1, 2: tells `loopEnded` when it is asked for a value after 2 (so 2 has been handled), or
+/// when the loop over it is over (its iterator is gone), whichever comes first.
+struct OneTwo: Sequence, Sendable {
+    let loopEnded: CompletionSpy<Void>
+
+    final class Iterator: IteratorProtocol {
+        let loopEnded: CompletionSpy<Void>
+        var count = 0
+        var told = false
+
+        init(_ loopEnded: CompletionSpy<Void>) { self.loopEnded = loopEnded }
+
+        func next() -> Int? {
+            count += 1
+            guard count <= 2 else { tell(); return nil }
+            return count
+        }
+
+        func tell() {
+            if !told { told = true; loopEnded.record(()) }
+        }
+
+        deinit { tell() }
+    }
+
+    func makeIterator() -> Iterator { Iterator(loopEnded) }
 }
