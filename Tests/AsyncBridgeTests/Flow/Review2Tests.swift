@@ -45,6 +45,27 @@ struct Review2Tests {
         await loopEnded.firstCall()
         #expect(events.value == [.value(1)], "2 came after the cancellation had returned")
     }
+
+    @Test func ifEmptySwitchToSendsNothingAfterASubscriberCancelsFromItsHandler() {
+        let source = ManualFlow<Int>()
+        let events = eventsCancellingOnFirstValue(source.flow.ifEmpty(switchTo: .sequence([1, 2]))) {
+            source.finish()  // empty: the synchronous other runs now, the token set
+        }
+        #expect(events == [.value(1)], "2 and the finish came after the cancellation had returned")
+    }
+
+    @Test func retryResubscribingASynchronousSourceSendsNothingAfterASubscriberCancelsFromItsHandler() {
+        let first = ManualFlow<Int>()
+        let subscriptions = AtomicCounter()
+        let source = Flow<Int, TestError>.deferred {
+            subscriptions.increment()
+            return subscriptions.value == 1 ? first.flow : .sequence([1, 2])
+        }
+        let events = eventsCancellingOnFirstValue(source.retry()) {
+            first.fail()  // the synchronous second attempt runs now, the token set
+        }
+        #expect(events == [.value(1)], "2 came after the cancellation had returned")
+    }
 }
 
 /// 1, 2: tells `loopEnded` when it is asked for a value after 2 (so 2 has been handled), or

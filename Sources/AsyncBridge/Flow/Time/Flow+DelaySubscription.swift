@@ -42,12 +42,9 @@ extension Flow {
                 // (a synchronous source runs here, inside this tick, and stops when the subscriber
                 // wants no more, or cancelled from its handler: the token exists by now). Its
                 // completion ends the timer and the drain.
-                let receive = subscriber.receive
                 upstream.run(FlowSubscriber(
                     subscription: timed.upstream,
-                    receive: { value in
-                        receive(value) == .more && !subscriber.subscription.isCancelled ? .more : .stop
-                    },
+                    receive: subscriber.stoppingAtCancellation.receive,
                     complete: { timed.end($0) }
                 ))
             }
