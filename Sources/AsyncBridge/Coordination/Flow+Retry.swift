@@ -35,6 +35,8 @@ extension Flow {
         precondition(maxAttempts >= 1, "retry needs maxAttempts of at least 1 (\(maxAttempts))")
         let upstream = self
         return Flow { subscriber in
+            // The attempts after the first run once the subscriber may hold its token.
+            let receive = subscriber.stoppingAtCancellation.receive
             let retry = RetryStorage(clock: clock, context: RetryContext(
                 attempt: { retry, number in
                     // A subscription per attempt, tracked by the retry storage (not a child of
@@ -44,7 +46,7 @@ extension Flow {
                     guard retry.register(number, cancel: { subscription.cancel() }) else { return }
                     upstream.run(FlowSubscriber(
                         subscription: subscription,
-                        receive: subscriber.receive,
+                        receive: receive,
                         complete: { completion in
                             switch completion {
                             case .finished:

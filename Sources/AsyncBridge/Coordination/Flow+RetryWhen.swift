@@ -39,9 +39,11 @@ extension Flow {
 }
 
 /// One subscription of `retry(when:)`: the attempts' events and the trigger's go through one
-/// `SerialDrain`, so ``handle(_:)`` sees them one at a time, and an attempt that a trigger
-/// value starts from inside the drain delivers its own events (a synchronous failure) to the
-/// queue, not recursively.
+/// `SerialDrain`, so ``handle(_:)`` sees them one at a time. A trigger value only asks for the
+/// next attempt; the thread that delivered it starts it once out of the drain (so that a
+/// synchronous attempt's values reach the subscriber as they come, and it stops when the
+/// subscriber wants no more), in a loop with the attempts that fail synchronously while they
+/// start, not recursively.
 ///
 /// Unchecked: `drain` is written once, in `init`, before any source can see the object; the
 /// `waiting` and `pendingEnd` state is touched only by ``handle(_:)``, which the drain runs one
@@ -58,13 +60,22 @@ final class RetryWhenRun<Element: Sendable, Failure: Error>: @unchecked Sendable
     private let downstream: FlowSubscriber<Element, Failure>
     private let failures = LiveSubject<Failure, Never>()
     private let triggerSubscription: FlowSubscription
-    /// The running attempt's subscription; `cancelled` once the run ended or was cancelled.
-    private let attempt = Lock<(current: FlowSubscription?, cancelled: Bool)>.make((nil, false))
+    /// The running attempt's subscription; `cancelled` once the run ended or was cancelled;
+    /// `requested`: a trigger value asked for the next attempt; `starting`: a thread is
+    /// starting attempts (``startRequestedAttempts()``).
+    private let attempt = Lock<AttemptState>.make(AttemptState())
     private var drain: SerialDrain<Event>!
     /// A failure waits for a trigger value.
     private var waiting = false
     /// The trigger's completion, come while an attempt ran: it ends the run at the next failure.
     private var pendingEnd: FlowCompletion<Failure>?
+
+    struct AttemptState {
+        var current: FlowSubscription?
+        var cancelled = false
+        var requested = false
+        var starting = false
+    }
 
     init(upstream: Flow<Element, Failure>, downstream: FlowSubscriber<Element, Failure>) {
         self.upstream = upstream
@@ -83,10 +94,34 @@ final class RetryWhenRun<Element: Sendable, Failure: Error>: @unchecked Sendable
         }
         handler(failures.flow).run(FlowSubscriber(
             subscription: triggerSubscription,
-            receive: { _ in drain.submit(.trigger) ? .more : .stop },
-            complete: { drain.submit(.triggerEnded($0)) }
+            receive: { [weak self] _ in self?.submit(.trigger) == true ? .more : .stop },
+            complete: { [weak self] in _ = self?.submit(.triggerEnded($0)) }
         ))
-        startAttempt()
+        attempt.withLock { $0.requested = true }  // the first attempt, once the trigger is subscribed
+        startRequestedAttempts()
+    }
+
+    /// Submits `event` to the drain, then starts the attempts it asked for. The sources hold
+    /// `self` weakly: the drain holds it until it is closed, as before any source could.
+    private func submit(_ event: Event) -> Bool {
+        defer { startRequestedAttempts() }
+        return drain.submit(event)
+    }
+
+    /// Starts the requested attempts, one after another, unless a thread delivers (this one,
+    /// further up its stack, or another: it starts them once it has delivered) or starts
+    /// attempts (further up this stack, when an attempt failed while it started: the loop
+    /// there starts the next one).
+    private func startRequestedAttempts() {
+        while !drain.isDelivering, attempt.withLock({ state -> Bool in
+            guard state.requested, !state.starting else { return false }
+            state.requested = false
+            state.starting = true
+            return true
+        }) {
+            startAttempt()
+            attempt.withLock { $0.starting = false }
+        }
     }
 
     private func startAttempt() {
@@ -98,15 +133,14 @@ final class RetryWhenRun<Element: Sendable, Failure: Error>: @unchecked Sendable
         }
         _ = previous  // released here, outside the lock
         guard admitted else { return }
-        let drain = drain!
         upstream.run(FlowSubscriber(
             subscription: subscription,
-            receive: { drain.submit(.value($0)) ? .more : .stop },
-            complete: { drain.submit(.attemptEnded($0)) }
+            receive: { [weak self] in self?.submit(.value($0)) == true ? .more : .stop },
+            complete: { [weak self] in _ = self?.submit(.attemptEnded($0)) }
         ))
     }
 
-    private static func cancelAttempt(_ attempt: Lock<(current: FlowSubscription?, cancelled: Bool)>) {
+    private static func cancelAttempt(_ attempt: Lock<AttemptState>) {
         let current = attempt.withLock { state -> FlowSubscription? in
             state.cancelled = true
             defer { state.current = nil }
@@ -128,7 +162,7 @@ final class RetryWhenRun<Element: Sendable, Failure: Error>: @unchecked Sendable
         case .trigger:
             guard waiting else { return }
             waiting = false
-            startAttempt()
+            attempt.withLock { $0.requested = true }  // started once out of the drain
         case .triggerEnded(let completion):
             if waiting { end(completion) } else { pendingEnd = completion }
         }

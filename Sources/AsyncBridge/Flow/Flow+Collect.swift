@@ -24,8 +24,10 @@ extension Flow {
         return Flow<[Element], Failure> { subscriber in
             let batch = SerialState<[Element]>([])
             let receive = subscriber.receive
+            // A child: the subscriber's subscription stays active while the last array is
+            // sent, so a cancellation from inside its handler keeps the finish from coming.
             upstream.run(FlowSubscriber(
-                subscription: subscriber.subscription,
+                subscription: subscriber.subscription.child(),
                 receive: { value in
                     batch.value.append(value)
                     guard batch.value.count == count else { return .more }
@@ -33,8 +35,10 @@ extension Flow {
                 },
                 complete: { completion in
                     let last = batch.take()
-                    if case .finished = completion, !last.isEmpty, receive(last) == .stop { return }
-                    subscriber.complete(completion)
+                    switch completion {
+                    case .finished: subscriber.finish(sending: last.isEmpty ? nil : last)
+                    case .failure: subscriber.complete(completion)
+                    }
                 }
             ))
         }

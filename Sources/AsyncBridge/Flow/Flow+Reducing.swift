@@ -6,6 +6,19 @@ extension FlowSubscriber {
         if let value, receive(value) == .stop || subscription.isCancelled { return }
         complete(.finished)
     }
+
+    /// This subscriber, for a flow subscribed once the subscriber may hold its token (after
+    /// another flow ended, on a timer's task): each value also tells a synchronous source to
+    /// stop when the subscriber cancelled from its handler, so nothing follows the cancellation.
+    @inlinable
+    var stoppingAtCancellation: FlowSubscriber {
+        let receive = self.receive, subscription = self.subscription
+        return FlowSubscriber(
+            subscription: subscription,
+            receive: { value in receive(value) == .more && !subscription.isCancelled ? .more : .stop },
+            completeMarkingSubscription: complete
+        )
+    }
 }
 
 extension Flow {
@@ -287,7 +300,7 @@ extension Flow {
     public func ifEmpty(switchTo other: Flow) -> Flow {
         passing({ $0 }) { completion, sentValues, subscriber in
             switch completion {
-            case .finished where !sentValues: other.run(subscriber)
+            case .finished where !sentValues: other.run(subscriber.stoppingAtCancellation)
             case .finished: subscriber.complete(.finished)
             case .failure(let error): subscriber.complete(.failure(error))
             }

@@ -56,9 +56,10 @@ extension Flow {
     /// let decoded = data.setFailureType(to: (any Error).self).tryMap { try decoder.decode(User.self, from: $0) }
     /// ```
     ///
-    /// On a throw, the upstream is cancelled first, then the failure is delivered (RxSwift and
-    /// Combine deliver the failure first, then cancel), so the upstream has stopped by the time
-    /// the subscriber sees the failure, as with `prefix`.
+    /// On a throw, the upstream is cancelled first, then the failure is delivered, as Combine
+    /// does (its `tryMap`, `tryFilter`… cancel, then send the failure); RxSwift delivers the
+    /// failure first, then disposes. So the upstream has stopped by the time the subscriber sees
+    /// the failure, as with `prefix`.
     ///
     /// RxSwift: `map` with a throwing closure; Combine: `tryMap`.
     @inlinable

@@ -133,6 +133,13 @@ final class SerialDrain<Event: Sendable>: @unchecked Sendable {
         return submitted
     }
 
+    /// Whether a thread is delivering at this moment: for an owner that must not start work
+    /// from inside a delivery, and leaves it to the deliverer once it has delivered.
+    @inlinable
+    var isDelivering: Bool {
+        state.withLock { $0.delivering }
+    }
+
     /// Drops queued events and every later submission, and releases the receiver (after a
     /// completion or a cancellation): at once, or when the thread delivering at this moment has
     /// finished its event, which still arrives.

@@ -12,8 +12,9 @@ extension Flow {
     ///
     /// Cancelling before `duration` has passed subscribes nothing and ends the timer's task at
     /// once. The subscription happens on the timer's task (or during `subscribe`, for a
-    /// duration of zero). Values then go straight from this flow to the subscriber, with no
-    /// cost per value.
+    /// duration of zero). Values then go straight from this flow to the subscriber, with only a
+    /// check per value that it has not cancelled (from its handler, say: a synchronous source
+    /// then stops at once).
     ///
     /// RxSwift: `delaySubscription(_:scheduler:)`. Combine: none; Combine code writes
     /// `Just(()).delay(for:scheduler:).flatMap { _ in publisher }` (`subscribe(on:)` only
@@ -39,10 +40,11 @@ extension Flow {
                 guard deadline <= now else { return timed.arm(deadline) }
                 // Not through the drain: the upstream's events go to the subscriber as they come
                 // (a synchronous source runs here, inside this tick, and stops when the subscriber
-                // wants no more). Its completion ends the timer and the drain.
+                // wants no more, or cancelled from its handler: the token exists by now). Its
+                // completion ends the timer and the drain.
                 upstream.run(FlowSubscriber(
                     subscription: timed.upstream,
-                    receive: subscriber.receive,
+                    receive: subscriber.stoppingAtCancellation.receive,
                     complete: { timed.end($0) }
                 ))
             }
