@@ -4,12 +4,12 @@ import AsyncBridgeTesting
 
 @Suite("Flow.delaySubscription", .timeLimit(.minutes(1)))
 struct FlowDelaySubscriptionTests {
-    /// `source.flow`, counting its subscriptions and telling `subscribed` of each.
+    /// `source.flow`, counting its subscriptions and telling `subscribed` of each once `source`
+    /// holds the subscriber (`merge` subscribes its flows in order), so that a test may send.
     func counted(_ source: ManualFlow<Int>, _ count: AtomicCounter, _ subscribed: CompletionSpy<Void>) -> Flow<Int, TestError> {
         Flow.deferred {
             count.increment()
-            subscribed.record(())
-            return source.flow
+            return .merge([source.flow, .deferred { subscribed.record(()); return .empty }])
         }
     }
 
