@@ -2,11 +2,11 @@ import Testing
 import AsyncBridge
 import AsyncBridgeTesting
 
-/// Defects found in review of the operators added with reduce, collect, materialize, the
-/// `try…` transforms, using, debug, the time sources and retry(when:): each test failed before
-/// its fix.
-@Suite("Review 2: reducing, collecting, time sources, retry(when:)", .timeLimit(.minutes(1)))
-struct Review2Tests {
+/// Nothing after a cancellation made from a handler, for operators that subscribe a flow once the
+/// subscriber holds its token (collect, delaySubscription, ifEmpty, retry): each test failed
+/// before its fix.
+@Suite("Flow: nothing after a cancellation from a handler (collect, delaySubscription, ifEmpty, retry)", .timeLimit(.minutes(1)))
+struct CancellationInHandlerTests {
     @Test func collectCountSendsNothingAfterASubscriberCancelsOnTheLastArray() {
         let source = ManualFlow<Int>()
         let events = eventsCancellingOnFirstValue(source.flow.collect(2)) {

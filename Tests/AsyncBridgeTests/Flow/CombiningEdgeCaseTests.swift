@@ -2,10 +2,10 @@ import Testing
 import AsyncBridge
 import AsyncBridgeTesting
 
-/// Defects found in review of the operators added on the `cond`, `many` and `ops` branches,
-/// each pinned by the test that failed before its fix.
-@Suite("Flow: review 1", .timeLimit(.minutes(1)))
-struct Review1Tests {
+/// Edge cases of the operators over several flows (connect, zip, groupBy, sample) that a review
+/// found wrong: each test failed before its fix.
+@Suite("Flow: edge cases of connect, zip, groupBy and sample", .timeLimit(.minutes(1)))
+struct CombiningEdgeCaseTests {
     /// A connection whose token was dropped runs as long as its upstream does ("releasing it
     /// does not disconnect"), so its subscribers must get the upstream's completion even when
     /// nothing else keeps the connectable. Before the fix the connection's upstream subscriber
