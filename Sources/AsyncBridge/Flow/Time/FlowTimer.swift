@@ -10,7 +10,7 @@
 /// comes late or for a deadline that has moved does no harm).
 ///
 /// ```swift
-/// let timer = FlowTimer(clock: clock, tolerance: nil) { drain.submit(.tick) }
+/// let timer = FlowTimer(clock: clock, tolerance: nil) { drain.submit((.tick, clock.now)) }
 /// timer.arm(clock.now.advanced(by: .seconds(1)))
 /// ```
 @usableFromInline

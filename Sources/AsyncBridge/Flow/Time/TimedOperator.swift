@@ -11,11 +11,10 @@ enum TimedInput<Element: Sendable, Failure: Error>: Sendable {
 
 /// The machinery of the time-based operators (`delay`, `debounce`, `throttle`, `timeout`,
 /// `collect(within:)`, and, with `Never` as their `Input`, `delaySubscription` and the sources
-/// `interval` and `timer`): one
-/// subscription's upstream events and timer ticks go through one ``SerialDrain``, so the
-/// operator's `handle` sees them one at a time, with the clock's time, whatever thread or task
-/// they come from, and may keep plain state; it answers through ``send(_:)``, ``arm(_:)`` and
-/// ``end(_:)``, which it only calls from `handle`.
+/// `interval` and `timer`): one subscription's upstream events and timer ticks go through one
+/// ``SerialDrain``, so the operator's `handle` sees them one at a time, each with the clock's
+/// time when it arrived, whatever thread or task they come from, and may keep plain state; it
+/// answers through ``send(_:)``, ``arm(_:)`` and ``end(_:)``, which it only calls from `handle`.
 ///
 /// The handler deals with whatever is due at the time it is given before it looks at the
 /// event, so the order of what downstream sees depends on the clock's time only, not on when
@@ -24,13 +23,21 @@ enum TimedInput<Element: Sendable, Failure: Error>: Sendable {
 /// arrival: `throttle`'s tie, a value that comes exactly as a wait ends, takes the waiting
 /// value's place only if it is handled before the tick for that instant.
 ///
+/// An event's time is read when it arrives, not when the drain gets to it: an event that waits
+/// behind another thread's delivery (a value sent while the timer's task delivers) keeps its
+/// own time, so a `delay` measures from the arrival, and a test that sends at one instant of a
+/// manual clock and then moves the clock on sees the event handled at the instant it was sent.
+/// Times never go backwards for `handle`: an event stamped before the one handled before it
+/// (two threads reading the clock, then queueing in the other order) takes the later time.
+///
 /// ```swift
 /// let timed = TimedOperator(downstream: subscriber, clock: clock, tolerance: nil) { timed, input, now in … }
 /// timed.subscribe(to: upstream)
 /// ```
 ///
 /// Unchecked: `drain` and `timer` are written once, in `init`, before any other thread can see
-/// the object, and only read afterwards; `handle` runs only inside the drain, one call at a time.
+/// the object, and only read afterwards; `handle` runs only inside the drain, one call at a time,
+/// and `latest` is read and written only there.
 @usableFromInline
 final class TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C: Clock>: @unchecked Sendable {
     @usableFromInline typealias Handle = (TimedOperator, TimedInput<Input, Failure>, C.Instant) -> Void
@@ -39,7 +46,9 @@ final class TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C:
     @usableFromInline let upstream: FlowSubscription
     @usableFromInline let clock: C
     /// Set once, in `init`, before anything can see this object.
-    @usableFromInline private(set) var drain: SerialDrain<TimedInput<Input, Failure>>!
+    @usableFromInline private(set) var drain: SerialDrain<(TimedInput<Input, Failure>, C.Instant)>!
+    /// The time given to `handle` last: inside the drain only.
+    @usableFromInline var latest: C.Instant?
     @usableFromInline private(set) var timer: FlowTimer<C>!
 
     /// The drain and the timer hold `self` (through `handle`'s argument) until they are closed
@@ -56,8 +65,12 @@ final class TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C:
         self.downstream = downstream
         self.upstream = downstream.subscription.child()
         self.clock = clock
-        let drain = SerialDrain<TimedInput<Input, Failure>> { _, input in handle(self, input, clock.now) }
-        let timer = FlowTimer(clock: clock, tolerance: tolerance) { drain.submit(.tick) }
+        let drain = SerialDrain<(TimedInput<Input, Failure>, C.Instant)> { _, stamped in
+            let now = self.latest.map { max($0, stamped.1) } ?? stamped.1
+            self.latest = now
+            handle(self, stamped.0, now)
+        }
+        let timer = FlowTimer(clock: clock, tolerance: tolerance) { drain.submit((.tick, clock.now)) }
         self.drain = drain
         self.timer = timer
         downstream.subscription.onCancel {
@@ -72,8 +85,8 @@ final class TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C:
         let drain = self.drain!
         flow.run(FlowSubscriber(
             subscription: upstream,
-            receive: { drain.submit(.value($0)) ? .more : .stop },
-            complete: { drain.submit(.completion($0)) }
+            receive: { [clock] in drain.submit((.value($0), clock.now)) ? .more : .stop },
+            complete: { [clock] in drain.submit((.completion($0), clock.now)) }
         ))
     }
 
@@ -83,7 +96,7 @@ final class TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C:
     /// (one that sends values first arms the timer with its first value, as any value does).
     @inlinable
     func tick() {
-        drain.submit(.tick)
+        drain.submit((.tick, clock.now))
     }
 
     /// From `handle`: sends a value downstream. Returns `false`, having ended everything, when

@@ -89,4 +89,28 @@ struct TimedOperatorTests {
         #expect(recorder.events == [.value(1), .finished])
         #expect(clock.sleeperCount == 0, "the sleep is cancelled when the flow ends")
     }
+
+    /// A value and a finish sent while the timer's task delivers wait in the drain; the clock
+    /// moves on before the drain gets to them. They keep the time they were sent at (2, due at
+    /// 4), not the time they are handled (3, due at 5): what made a marble test that sends at one
+    /// step and then moves the clock hang, now and then, under the thread sanitizer.
+    @Test func anEventWaitingBehindADeliveryKeepsTheTimeItArrivedAt() async {
+        let clock = ManualClock()
+        let subject = LiveSubject<String, Never>()
+        let delayed = subject.flow.delay(for: .seconds(2), clock: clock).handleEvents(onValue: { value in
+            guard value == "a" else { return }
+            subject.send("b")
+            subject.finish()
+            clock.advance(by: .seconds(1))
+        })
+        let recorder = FlowRecorder(delayed, clock: clock)
+        subject.send("a")
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2))
+        await clock.waitForSleepers(1)  // asleep until b is due
+        clock.advance(to: .init(offset: .seconds(4)))
+        await recorder.waitForCompletion()
+        // `a` shows at 3: the recorder gets it after `handleEvents` moved the clock.
+        #expect(recorder.timeline(step: .seconds(1)) == "---a[b|]")
+    }
 }
