@@ -303,9 +303,7 @@ struct FlowCombiningManyTests {
 /// release it and their sources after completion and after cancellation.
 @Suite("Flow: combining many releases what it holds", .timeLimit(.minutes(1)))
 struct FlowCombiningManyLeakTests {
-    typealias Build = @Sendable (Flow<Int, TestError>, Tracked) -> Flow<Int, TestError>
-
-    static let operators: [(String, Build)] = [
+    static let operators: [LeakCheckedOperator] = [
         ("combineLatest(_:_:_:)", { flow, t in Flow.combineLatest(flow, .just(1), .just(2)).map { _ = t; return $0.0 } }),
         ("combineLatest transform", { flow, t in flow.combineLatest(.just(1), .just(2)) { _ = t; return $0 + $1 + $2 } }),
         ("combineLatest of four", { flow, t in Flow.combineLatest(flow, .just(1), .just(2), .just(3)) { _ = t; return $0 + $1 + $2 + $3 } }),
@@ -317,37 +315,13 @@ struct FlowCombiningManyLeakTests {
         ("merge(_:_:_:)", { flow, t in Flow.merge(flow, .just(1), Flow<Int, TestError>.just(2).map { _ = t; return $0 }) }),
     ]
 
-    @Test(arguments: operators.map(\.0))
+    @Test(arguments: operators.map(\.name))
     func releasesAfterCompletion(_ name: String) throws {
-        let build = try #require(Self.operators.first { $0.0 == name }?.1)
-        weak var captured: Tracked?
-        let source = ManualFlow<Int>()
-        do {
-            let tracked = Tracked()
-            captured = tracked
-            let recorder = FlowRecorder(build(source.flow, tracked))
-            source.send(1)
-            source.finish()
-            #expect(recorder.isCompleted, "\(name) completes when its source does")
-            #expect(!recorder.values.isEmpty, "\(name) sent something")
-        }
-        #expect(captured == nil, "\(name) keeps its closure after completion")
-        #expect(source.cancels.value == 0, "\(name) cancels nothing after completion")
+        try expectReleasedAfterCompletion(name, in: Self.operators, sendingValues: true)
     }
 
-    @Test(arguments: operators.map(\.0))
+    @Test(arguments: operators.map(\.name))
     func releasesAfterCancellation(_ name: String) throws {
-        let build = try #require(Self.operators.first { $0.0 == name }?.1)
-        weak var captured: Tracked?
-        let source = ManualFlow<Int>()
-        do {
-            let tracked = Tracked()
-            captured = tracked
-            let recorder = FlowRecorder(build(source.flow, tracked))
-            source.send(1)
-            recorder.cancel()
-        }
-        #expect(captured == nil, "\(name) keeps its closure after cancellation")
-        #expect(source.cancels.value == 1, "\(name) cancels its source once")
+        try expectReleasedAfterCancellation(name, in: Self.operators)
     }
 }

@@ -7,9 +7,7 @@ import AsyncBridgeTesting
 /// finishes later than its source, has its own test in FlowDelayTests.)
 @Suite("Flow: every operator releases what it holds", .timeLimit(.minutes(1)))
 struct FlowOperatorLeakTests {
-    typealias Build = @Sendable (Flow<Int, TestError>, Tracked) -> Flow<Int, TestError>
-
-    static let operators: [(String, Build)] = [
+    static let operators: [LeakCheckedOperator] = [
         ("map", { flow, t in flow.map { _ = t; return $0 } }),
         ("compactMap", { flow, t in flow.compactMap { _ = t; return $0 } }),
         ("filter", { flow, t in flow.filter { _ = t; return $0 > -1 } }),
@@ -37,36 +35,13 @@ struct FlowOperatorLeakTests {
         ("retry", { flow, t in flow.map { _ = t; return $0 }.retry(.fixed(.seconds(1)), maxAttempts: 2, clock: ManualClock()) }),
     ]
 
-    @Test(arguments: operators.map(\.0))
+    @Test(arguments: operators.map(\.name))
     func releasesAfterCompletion(_ name: String) throws {
-        let build = try #require(Self.operators.first { $0.0 == name }?.1)
-        weak var captured: Tracked?
-        let source = ManualFlow<Int>()
-        do {
-            let tracked = Tracked()
-            captured = tracked
-            let recorder = FlowRecorder(build(source.flow, tracked))
-            source.send(1)
-            source.finish()
-            #expect(recorder.isCompleted, "\(name) completes when its source does")
-        }
-        #expect(captured == nil, "\(name) keeps its closure after completion")
-        #expect(source.cancels.value == 0, "\(name) cancels nothing after completion")
+        try expectReleasedAfterCompletion(name, in: Self.operators)
     }
 
-    @Test(arguments: operators.map(\.0))
+    @Test(arguments: operators.map(\.name))
     func releasesAfterCancellation(_ name: String) throws {
-        let build = try #require(Self.operators.first { $0.0 == name }?.1)
-        weak var captured: Tracked?
-        let source = ManualFlow<Int>()
-        do {
-            let tracked = Tracked()
-            captured = tracked
-            let recorder = FlowRecorder(build(source.flow, tracked))
-            source.send(1)
-            recorder.cancel()
-        }
-        #expect(captured == nil, "\(name) keeps its closure after cancellation")
-        #expect(source.cancels.value == 1, "\(name) cancels its source once")
+        try expectReleasedAfterCancellation(name, in: Self.operators)
     }
 }
