@@ -143,7 +143,8 @@ struct FlowCollectByTimeTests {
             let recorder = FlowRecorder(source.flow.map { _ = tracked; return $0 }.collect(within: .seconds(1), clock: clock))
             source.send(1)
             await clock.tick(by: .seconds(1), until: 1...1, of: recorder)
-            source.finish()
+            source.finish()  // handled by the timer's task if it is still inside its delivery
+            await recorder.waitForCompletion()
             #expect(recorder.events == [.value([1]), .finished])
         }
         #expect(releasedAfterFinish, "after the finish")

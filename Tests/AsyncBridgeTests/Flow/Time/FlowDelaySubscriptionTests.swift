@@ -5,11 +5,20 @@ import AsyncBridgeTesting
 @Suite("Flow.delaySubscription", .timeLimit(.minutes(1)))
 struct FlowDelaySubscriptionTests {
     /// `source.flow`, counting its subscriptions and telling `subscribed` of each once `source`
-    /// holds the subscriber (`merge` subscribes its flows in order), so that a test may send.
+    /// holds the subscriber, and nothing is left for the subscribing thread to do: a test may
+    /// then send, and what it sends reaches the recorder before `send` returns.
     func counted(_ source: ManualFlow<Int>, _ count: AtomicCounter, _ subscribed: CompletionSpy<Void>) -> Flow<Int, TestError> {
-        Flow.deferred {
+        Flow.create { emitter in
             count.increment()
-            return .merge([source.flow, .deferred { subscribed.record(()); return .empty }])
+            let token = source.flow.subscribe { event in
+                switch event {
+                case .value(let value): emitter.send(value)
+                case .finished: emitter.finish()
+                case .failure(let error): emitter.fail(error)
+                }
+            }
+            subscribed.record(())
+            return { token.cancel() }
         }
     }
 

@@ -111,6 +111,7 @@ struct FlowIntervalTests {
         let clock = ManualClock()
         let recorder = FlowRecorder(Flow.interval(.seconds(1), clock: clock).prefix(2))
         await clock.tick(by: .seconds(1), until: 1...2, of: recorder)
+        await recorder.waitForCompletion()  // the finish follows the value, from the timer's task
         #expect(recorder.events == [.value(0), .value(1), .finished])
         #expect(clock.sleeperCount == 0)
     }
@@ -138,6 +139,7 @@ struct FlowIntervalTests {
         let releasedAfterFinish = await trackedIsReleased { tracked in
             let recorder = FlowRecorder(Flow.timer(after: .seconds(1), clock: clock).map { _ = tracked; return $0 })
             await clock.tick(by: .seconds(1), until: 1...1, of: recorder)
+            await recorder.waitForCompletion()
             #expect(recorder.events == [.value(0), .finished])
         }
         #expect(releasedAfterFinish, "after the finish")
