@@ -35,8 +35,10 @@ extension Flow {
         precondition(maxAttempts >= 1, "retry needs maxAttempts of at least 1 (\(maxAttempts))")
         let upstream = self
         return Flow { subscriber in
-            // The attempts after the first run once the subscriber may hold its token.
-            let receive = subscriber.stoppingAtCancellation.receive
+            // The attempts after the first may run once the subscriber holds its token (a
+            // synchronous source then stops at a cancellation from its handler); the first runs
+            // during this subscribe, before there is a token, so it needs no check per value.
+            let laterReceive = subscriber.stoppingAtCancellation.receive
             let retry = RetryStorage(clock: clock, context: RetryContext(
                 attempt: { retry, number in
                     // A subscription per attempt, tracked by the retry storage (not a child of
@@ -46,7 +48,7 @@ extension Flow {
                     guard retry.register(number, cancel: { subscription.cancel() }) else { return }
                     upstream.run(FlowSubscriber(
                         subscription: subscription,
-                        receive: receive,
+                        receive: number == 1 ? subscriber.receive : laterReceive,
                         complete: { completion in
                             switch completion {
                             case .finished:

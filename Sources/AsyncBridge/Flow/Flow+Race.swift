@@ -19,16 +19,16 @@ extension Flow {
     public static func race(_ flows: [Flow]) -> Flow {
         Flow { subscriber in
             let winner = SerialState<Int?>(nil)
-            let fanIn = FanIn<(Int, FlowEvent<Element, Failure>), Element, Failure>(
+            let fanIn = FanIn<IndexedEvent<Element, Failure>, Element, Failure>(
                 downstream: subscriber, sourceCount: flows.count
             ) { fanIn, tagged in
-                let (index, event) = tagged
+                let index = tagged.index
                 if winner.value == nil {
                     winner.value = index
                     for (other, source) in fanIn.sources.enumerated() where other != index { source.cancel() }
                 }
                 guard winner.value == index else { return }
-                switch event {
+                switch tagged.event {
                 case .value(let value): fanIn.send(value)
                 case .finished: fanIn.end(.finished)
                 case .failure(let error): fanIn.end(.failure(error))

@@ -54,14 +54,10 @@ struct FlowConditionsLeakTests {
         _ drive: (ManualFlow<Int>, ManualFlow<Int>, FlowRecorder<Int, TestError>) -> Void
     ) throws -> (source: ManualFlow<Int>, other: ManualFlow<Int>) {
         let build = try #require(Self.operators.first { $0.0 == name }?.1)
-        weak var captured: Tracked?
         let source = ManualFlow<Int>(), other = ManualFlow<Int>()
-        do {
-            let tracked = Tracked()
-            captured = tracked
+        expectReleased(name) { tracked in
             drive(source, other, FlowRecorder(build(source.flow, other.flow, tracked)))
         }
-        #expect(captured == nil, "\(name) keeps its closure")
         #expect(other.cancels.value <= 1, "\(name) cancels the other flow at most once")
         return (source, other)
     }
