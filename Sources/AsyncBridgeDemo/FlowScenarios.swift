@@ -1,23 +1,28 @@
 import AsyncBridge
 import Dispatch
 
-/// The seeds' stream scenarios, end to end.
+/// The seeds' stream scenarios, end to end; then Flow ⇄ async/await.
 enum FlowScenarios {
     static func run() async throws {
         try await seed001UserThenGroup()
         try await seed000WeakFlatMap()
         try await seed003ActionRelay()
         try await seed004SerialisedRequests()
+        try await FlowAsyncScenarios.run()
     }
 
-    /// Waits until `flow` completes, printing each value.
+    /// Waits until `flow` completes, printing each value and the end as "name: …".
     static func drain<Element: Sendable, Failure: Error>(
         _ flow: Flow<Element, Failure>,
+        as name: String,
         _ describe: @escaping @Sendable (Element) -> String
     ) async throws {
         try await withCompletion { (done: @escaping @Sendable () -> Void) in
-            let token = flow.subscribe(onValue: { print("  \(describe($0))") }, onCompletion: { completion in
-                print("  \(completion)")
+            let token = flow.subscribe(onValue: { print("  \(name): \(describe($0))") }, onCompletion: { completion in
+                switch completion {
+                case .finished: print("  \(name): the flow finished")
+                case .failure(let error): print("  \(name): the flow failed: \(error)")
+                }
                 done()
             })
             return { token.cancel() }   // the awaiting task was cancelled
@@ -35,8 +40,8 @@ enum FlowScenarios {
             .map(\.groupID)
             .flatMapLatest { id in Flow { manager.getUsers(withGroupID: id, completion: $0) } }
             .share(replay: 1)
-        async let userShown: Void = drain(user) { "user: \($0.name)" }
-        async let groupShown: Void = drain(group) { "group: \($0.map(\.name))" }
+        async let userShown: Void = drain(user, as: "user") { $0.name }
+        async let groupShown: Void = drain(group, as: "group") { list($0.map(\.name)) }
         _ = try await (userShown, groupShown)
         print("requests sent: \(manager.requestCount - before) (one user, one group)")
     }
@@ -56,14 +61,14 @@ enum FlowScenarios {
     static func seed000WeakFlatMap() async throws {
         section("Seed 000: login → posts with flatMap(weak:)")
         var model: LoginViewModel? = LoginViewModel()
-        try await drain(login(username: "u1").flatMap(weak: model!) { model, user in model.loadPosts(for: user) }) {
-            "posts: \($0)"
+        try await drain(login(username: "u1").flatMap(weak: model!) { model, user in model.loadPosts(for: user) }, as: "posts") {
+            list($0)
         }
         let posts = login(username: "u1").flatMap(weak: model!) { model, user in model.loadPosts(for: user) }
         weak let weakModel = model
         model = nil
         print("view model released while logging in: \(weakModel == nil)")
-        try await drain(posts) { "posts: \($0)" }
+        try await drain(posts, as: "posts") { list($0) }
         print("  (nothing: the owner is gone, so no posts were loaded)")
     }
 
@@ -99,10 +104,10 @@ enum FlowScenarios {
         section("Seed 004: concatMap serialises requests; asResult() keeps one failure from ending them")
         let manager = UserManager.shared
         let ids = Flow<String, Never>.sequence(["u1", "nobody", "u3"])
-        let results = ids.flatMap(maxConcurrent: 1) { id in
+        let results = ids.concatMap { id in
             Flow { manager.getUser(withUserID: id, completion: $0) }.asResult()
         }
-        try await drain(results) { result in
+        try await drain(results, as: "request") { result in
             switch result {
             case .success(let user): return "loaded \(user.name)"
             case .failure(let error): return "failed: \(error) (the stream goes on)"

@@ -29,7 +29,7 @@ enum OneShotBridges {
         let group = grace.flatMap { user in
             SharedFuture { manager.getUsers(withGroupID: user.groupID, completion: $0) }
         }
-        print("group of Grace: \(try await group.value.map(\.name))")
+        print("group of Grace: \(list(try await group.value.map(\.name)))")
 
         section("SharedFuture → Result")
         switch try await SharedFuture({ manager.getUser(withUserID: "u9", completion: $0) }).result {
@@ -45,28 +45,33 @@ enum OneShotBridges {
         try await withCompletion { (done: @escaping @Sendable () -> Void) in
             SharedFuture { manager.getUser(withUserID: "u3", completion: $0) }
                 .subscribe(deliveringOn: .main) { result in
-                    print("old caller, on the main queue: \(result.map(\.name))")
+                    switch result {
+                    case .success(let user): print("old caller's completion block, on the main queue: success, \(user.name)")
+                    case .failure(let error): print("old caller's completion block, on the main queue: failure, \(error)")
+                    }
                     done()
                 }
         }
 
         section("Cancellation travels to the request")
         let cancelled = RequestLog()
+        let requestSent = Signal()
         let slow = Task {
             try await withCompletion { completion in
                 let request = manager.getUser(withUserID: "u1", latencyMilliseconds: 10_000, completion: completion)
+                requestSent.fire()
                 return {
                     cancelled.increment()
                     request.cancel()
                 }
             }
         }
-        try await Task.sleep(for: .milliseconds(20))  // a demo may wait; tests never do
+        await requestSent.wait()
         slow.cancel()
         do {
             _ = try await slow.value
         } catch {
-            print("awaiting task threw \(type(of: error)); cancel action ran \(cancelled.count) time(s)")
+            print("cancelled the task awaiting a 10 s request: it threw \(type(of: error)) at once, and the request's cancel action ran \(times(cancelled.count))")
         }
 
         section("A misbehaving API: completion called twice")

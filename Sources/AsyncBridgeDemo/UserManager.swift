@@ -11,10 +11,12 @@ struct User: Sendable, CustomStringConvertible {
 
 enum APIError: Error, CustomStringConvertible {
     case notFound(String)
+    case busy
     case cancelled
     var description: String {
         switch self {
         case .notFound(let id): return "not found: \(id)"
+        case .busy: return "the server is busy, try again"
         case .cancelled: return "cancelled"
         }
     }
