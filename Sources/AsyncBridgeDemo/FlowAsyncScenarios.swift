@@ -2,13 +2,14 @@ import AsyncBridge
 import Dispatch
 
 /// Flow ⇄ async/await: `values` and `firstValue`, `Flow(asyncSequence)` and `Flow { async }`,
-/// `BroadcastChannel` for callbacks with many `for await` consumers, and cancellation of a
-/// flow's subscription and of a `values` loop.
+/// `BroadcastChannel` for callbacks with many `for await` consumers, a flow's values on the
+/// main actor, and cancellation of a flow's subscription and of a `values` loop.
 enum FlowAsyncScenarios {
     static func run() async throws {
         try await flowToAsync()
         try await asyncToFlow()
         await broadcastChannel()
+        await mainActorDelivery()
         await cancellation()
     }
 
@@ -93,6 +94,33 @@ enum FlowAsyncScenarios {
         return read
     }
 
+    // MARK: Flow → the main actor
+
+    /// A screen's state, which only the main actor touches.
+    @MainActor
+    final class ProfileScreen {
+        var shown: [String] = []
+    }
+
+    @MainActor
+    static func mainActorDelivery() async {
+        section("Flow → the main actor: receive(on: MainActor.shared)")
+        let names = LiveSubject<String, Never>()
+        let screen = ProfileScreen()
+        let finished = Signal()
+        let token = names.flow.receive(on: MainActor.shared).subscribe(onValue: { name in
+            screen.shown.append(name)   // a @MainActor handler: no DispatchQueue.main.async
+        }, onCompletion: { _ in finished.fire() })
+        DispatchQueue(label: "network").async {
+            names.send("Ada")
+            names.send("Grace")
+            names.finish()
+        }
+        await finished.wait()
+        token.cancel()
+        print("a network queue sent Ada, Grace; the screen's @MainActor handler showed \(list(screen.shown)), in order, on the main actor")
+    }
+
     // MARK: Cancellation
 
     static func cancellation() async {
@@ -109,7 +137,7 @@ enum FlowAsyncScenarios {
         let events = RequestLog()
         let token = slowUser.map(\.name).subscribe(onValue: { _ in events.increment() }, onCompletion: { _ in events.increment() })
         token.cancel()
-        print("Flow: token.cancel() reached the 10 s request through map: its cancel action ran \(times(cancelled.count)); the subscriber got \(events.count) events")
+        print("Flow: token.cancel() reached the 10 s request through map: its cancel action ran \(times(cancelled.count)); the subscriber received \(events.count) events")
 
         let subscriptionCancelled = RequestLog()
         let readTwo = Signal()

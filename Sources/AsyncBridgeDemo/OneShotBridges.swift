@@ -34,7 +34,7 @@ enum OneShotBridges {
         section("SharedFuture → Result")
         switch try await SharedFuture({ manager.getUser(withUserID: "u9", completion: $0) }).result {
         case .success(let user): print("unexpected \(user)")
-        case .failure(let error): print("typed Result<User, APIError>: .failure(\(error))")
+        case .failure(let error): print("future.result gave a typed Result<User, APIError>: failure, \(error)")
         }
         let stored: Result<User, APIError> = .failure(.notFound("u7"))
         func load() async throws(APIError) -> User { try stored.get() }   // Result → async throws(APIError)
@@ -81,6 +81,6 @@ enum OneShotBridges {
                 completion(.success(2))
             }
         }
-        print("the first call won: \(twice)")
+        print("the caller got the first call's value, \(twice); the second call was ignored")
     }
 }
