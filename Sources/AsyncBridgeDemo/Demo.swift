@@ -1,4 +1,3 @@
-import AsyncBridge
 import Foundation
 
 /// `swift run asyncbridge-demo [sub-command]`: every bridge, shown on the seeds' scenarios and
