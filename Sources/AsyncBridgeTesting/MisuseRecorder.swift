@@ -1,6 +1,6 @@
 @_spi(AsyncBridgeInternals) import AsyncBridge
 
-/// Collects the ``Misuse`` reports of the bridges created inside ``record(_:)``, so a test can
+/// Collects the `Misuse` reports of the bridges created inside ``record(_:)``, so a test can
 /// assert that a misbehaving API was noticed (debug builds only: release builds report
 /// nothing).
 ///
@@ -28,7 +28,7 @@ public final class MisuseRecorder: Sendable {
     /// ```
     public var misuses: [Misuse] { reports.withLock { $0 } }
 
-    /// Runs `operation` with this recorder bound as ``AsyncBridgeDiagnostics/handler``.
+    /// Runs `operation` with this recorder bound as `AsyncBridgeDiagnostics.handler`.
     ///
     /// ```swift
     /// try await recorder.record { try await future.value }

@@ -20,10 +20,11 @@
 ///    caller that gives up leaves it showing, and a caller that comes next joins it).
 /// 3. Reads the status again, which decides: the request's own answer is not trusted alone.
 ///
-/// The request's completion block is bridged with ``withNeverFailingCompletion(isolation:_:)``:
-/// called twice, the second call is ignored; released without being called, the status read
-/// afterwards decides (both are reported through ``AsyncBridgeDiagnostics``). A request that
-/// keeps its block and never calls it needs a `timeout`: each caller then gets
+/// The request's completion block is bridged with
+/// ``withNeverFailingCompletion(isolation:_:)-(_,((Success)->Void)->Void)``: called twice,
+/// the second call is ignored; released without being called, the status read afterwards
+/// decides (both are reported through ``AsyncBridgeDiagnostics``). A request that keeps its
+/// block and never calls it needs a `timeout`: each caller then gets
 /// ``AuthorizationError/timedOut`` at its own deadline, and the request stays the one later
 /// callers join until it answers or releases its block.
 ///

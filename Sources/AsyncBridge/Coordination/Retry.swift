@@ -30,6 +30,7 @@
 ///   - maxAttempts: How many times to run the operation at most, the first time included.
 ///   - clock: The clock to wait on; `ManualClock` (AsyncBridgeTesting) in tests.
 ///   - shouldRetry: Whether an error is worth another attempt; by default every error is.
+///   - isolation: The actor the operation runs on: the caller's, by default.
 ///   - operation: The work to run.
 /// - Returns: The value of the first attempt that succeeds.
 /// - Throws: The error of the last attempt, or `CancellationError`.

@@ -301,7 +301,7 @@ extension Flow {
     /// Finishes when all have finished, or as soon as one finishes without having sent a value
     /// (no tuple can ever come); fails as soon as any fails, cancelling the others. RxSwift
     /// finishes later when a source ends without a value (at another source's next value),
-    /// Combine only once all have finished: see ``combineLatest(_:)`` for why we finish at
+    /// Combine only once all have finished: see ``combineLatest(_:)-method`` for why we finish at
     /// once.
     ///
     /// RxSwift: `Observable.combineLatest(_:_:)`; Combine: `Publishers.CombineLatest`.
@@ -316,7 +316,7 @@ extension Flow {
         first.combiningLatest(second) { ($0, $1) }
     }
 
-    /// ``combineLatest(_:_:)`` of three flows.
+    /// ``combineLatest(_:_:)-type.method`` of three flows.
     ///
     /// RxSwift: `Observable.combineLatest(_:_:_:)`; Combine: `Publishers.CombineLatest3`.
     ///
@@ -330,7 +330,7 @@ extension Flow {
         combiningLatest(first, second, third, Flow<Void, Failure>?.none, filler: ()) { a, b, c, _ in (a, b, c) }
     }
 
-    /// ``combineLatest(_:_:)`` of four flows.
+    /// ``combineLatest(_:_:)-type.method`` of four flows.
     ///
     /// RxSwift: `Observable.combineLatest(_:_:_:_:)`; Combine: `Publishers.CombineLatest4`.
     ///
@@ -344,8 +344,8 @@ extension Flow {
         combiningLatest(first, second, third, fourth, filler: nil) { ($0, $1, $2, $3) }
     }
 
-    /// ``combineLatest(_:_:)``, passing the latest values to `transform` instead of making a
-    /// tuple of them.
+    /// ``combineLatest(_:_:)-type.method``, passing the latest values to `transform` instead of
+    /// making a tuple of them.
     ///
     /// RxSwift: `Observable.combineLatest(_:_:resultSelector:)`; Combine: `combineLatest(_:_:)`.
     ///
@@ -360,7 +360,8 @@ extension Flow {
         first.combiningLatest(second, transform)
     }
 
-    /// ``combineLatest(_:_:_:)``, passing the latest values to `transform`.
+    /// ``combineLatest(_:_:_:)->Flow<(Element,Second,Third),Failure>``,
+    /// passing the latest values to `transform`.
     ///
     /// RxSwift: `Observable.combineLatest(_:_:_:resultSelector:)`; Combine:
     /// `combineLatest(_:_:_:)`.
@@ -376,7 +377,8 @@ extension Flow {
         combiningLatest(first, second, third, Flow<Void, Failure>?.none, filler: ()) { a, b, c, _ in transform(a, b, c) }
     }
 
-    /// ``combineLatest(_:_:_:_:)``, passing the latest values to `transform`.
+    /// ``combineLatest(_:_:_:_:)->Flow<(Element,Second,Third,Fourth),Failure>``,
+    /// passing the latest values to `transform`.
     ///
     /// RxSwift: `Observable.combineLatest(_:_:_:_:resultSelector:)`; Combine:
     /// `combineLatest(_:_:_:_:)`.
@@ -393,7 +395,7 @@ extension Flow {
     }
 
     /// The latest value of this flow, `second` and `third`, as a tuple:
-    /// ``combineLatest(_:_:_:)`` with this flow first.
+    /// ``combineLatest(_:_:_:)->Flow<(Element,Second,Third),Failure>`` with this flow first.
     ///
     /// RxSwift: `Observable.combineLatest(_:_:_:)`; Combine: `combineLatest(_:_:)`.
     ///
@@ -408,7 +410,7 @@ extension Flow {
     }
 
     /// The latest value of this flow, `second`, `third` and `fourth`, as a tuple:
-    /// ``combineLatest(_:_:_:_:)`` with this flow first.
+    /// ``combineLatest(_:_:_:_:)->Flow<(Element,Second,Third,Fourth),Failure>`` with this flow first.
     ///
     /// RxSwift: `Observable.combineLatest(_:_:_:_:)`; Combine: `combineLatest(_:_:_:)`.
     ///
@@ -470,8 +472,8 @@ extension Flow {
 
     /// The latest value of each of `flows`, as an array in their order, every time any of them
     /// sends, once all have sent. Finishes at once, without a value, when `flows` is empty (as
-    /// ``zip(_:)`` and ``merge(_:)`` do; RxSwift's sends one empty array first, since
-    /// ReactiveX/RxSwift#1879), otherwise as ``combineLatest(_:_:)``.
+    /// ``zip(_:)-type.method`` and ``merge(_:)`` do; RxSwift's sends one empty array first, since
+    /// ReactiveX/RxSwift#1879), otherwise as ``combineLatest(_:_:)-type.method``.
     ///
     /// RxSwift: `Observable.combineLatest(_:)` over a collection; Combine: (none).
     ///
@@ -492,7 +494,7 @@ extension Flow {
     /// Finishes as soon as one flow has finished and every value it sent has been zipped (no
     /// further tuple can come), cancelling the others; fails as soon as any fails, cancelling
     /// the others. Combine's behaviour; RxSwift finishes only once all have finished (see
-    /// ``zip(_:)``).
+    /// ``zip(_:)-method``).
     ///
     /// RxSwift: `Observable.zip(_:_:)`; Combine: `Publishers.Zip`.
     ///
@@ -506,7 +508,7 @@ extension Flow {
         first.zipping(second) { ($0, $1) }
     }
 
-    /// ``zip(_:_:)`` of three flows.
+    /// ``zip(_:_:)-type.method`` of three flows.
     ///
     /// RxSwift: `Observable.zip(_:_:_:)`; Combine: `Publishers.Zip3`.
     ///
@@ -520,7 +522,7 @@ extension Flow {
         zipping(first, second, third, Flow<Void, Failure>?.none, filler: ()) { a, b, c, _ in (a, b, c) }
     }
 
-    /// ``zip(_:_:)`` of four flows.
+    /// ``zip(_:_:)-type.method`` of four flows.
     ///
     /// RxSwift: `Observable.zip(_:_:_:_:)`; Combine: `Publishers.Zip4`.
     ///
@@ -534,7 +536,8 @@ extension Flow {
         zipping(first, second, third, fourth, filler: nil) { ($0, $1, $2, $3) }
     }
 
-    /// ``zip(_:_:)``, passing the n-th values to `transform` instead of making a tuple of them.
+    /// ``zip(_:_:)-type.method``, passing the n-th values to `transform` instead of making a tuple
+    /// of them.
     ///
     /// RxSwift: `Observable.zip(_:_:resultSelector:)`; Combine: `zip(_:_:)`.
     ///
@@ -549,7 +552,8 @@ extension Flow {
         first.zipping(second, transform)
     }
 
-    /// ``zip(_:_:_:)``, passing the n-th values to `transform`.
+    /// ``zip(_:_:_:)->Flow<(Element,Second,Third),Failure>``,
+    /// passing the n-th values to `transform`.
     ///
     /// RxSwift: `Observable.zip(_:_:_:resultSelector:)`; Combine: `zip(_:_:_:)`.
     ///
@@ -564,7 +568,8 @@ extension Flow {
         zipping(first, second, third, Flow<Void, Failure>?.none, filler: ()) { a, b, c, _ in transform(a, b, c) }
     }
 
-    /// ``zip(_:_:_:_:)``, passing the n-th values to `transform`.
+    /// ``zip(_:_:_:_:)->Flow<(Element,Second,Third,Fourth),Failure>``,
+    /// passing the n-th values to `transform`.
     ///
     /// RxSwift: `Observable.zip(_:_:_:_:resultSelector:)`; Combine: `zip(_:_:_:_:)`.
     ///
@@ -579,8 +584,8 @@ extension Flow {
         zipping(first, second, third, fourth, filler: nil, transform)
     }
 
-    /// The n-th value of this flow, `second` and `third`, as a tuple: ``zip(_:_:_:)`` with this
-    /// flow first.
+    /// The n-th value of this flow, `second` and `third`, as a tuple:
+    /// ``zip(_:_:_:)->Flow<(Element,Second,Third),Failure>`` with this flow first.
     ///
     /// RxSwift: `Observable.zip(_:_:_:)`; Combine: `zip(_:_:)`.
     ///
@@ -595,7 +600,7 @@ extension Flow {
     }
 
     /// The n-th value of this flow, `second`, `third` and `fourth`, as a tuple:
-    /// ``zip(_:_:_:_:)`` with this flow first.
+    /// ``zip(_:_:_:_:)->Flow<(Element,Second,Third,Fourth),Failure>`` with this flow first.
     ///
     /// RxSwift: `Observable.zip(_:_:_:_:)`; Combine: `zip(_:_:_:)`.
     ///
@@ -655,7 +660,7 @@ extension Flow {
     }
 
     /// The n-th value of each of `flows`, as an array in their order. Finishes at once when
-    /// `flows` is empty (as RxSwift's does), otherwise as ``zip(_:_:)``.
+    /// `flows` is empty (as RxSwift's does), otherwise as ``zip(_:_:)-type.method``.
     ///
     /// RxSwift: `Observable.zip(_:)` over a collection; Combine: (none).
     ///

@@ -16,7 +16,7 @@ extension Flow {
         Flow<Flow, Failure>.sequence(flows).concat()
     }
 
-    /// ``concat(_:)-([Flow])`` with the flows listed.
+    /// ``concat(_:)-([Flow<Element,Failure>])`` with the flows listed.
     ///
     /// RxSwift: `Observable.concat(_:...)`; Combine has none.
     ///

@@ -1,5 +1,5 @@
-/// The sending side handed to ``Flow/create(_:)-(FlowEmitter->Void)``: send values, then
-/// finish or fail, from any thread.
+/// The sending side handed to ``Flow/create(_:)-((FlowEmitter<Element,Failure>)->Void)``: send
+/// values, then finish or fail, from any thread.
 ///
 /// Sends are delivered one at a time in the order they were made (sends racing on different
 /// threads are ordered by who got there first). Anything sent after the completion, or after

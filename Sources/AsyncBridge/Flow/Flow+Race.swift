@@ -7,8 +7,8 @@ extension Flow {
     /// reaches downstream. The flows are subscribed in order, and one that sends during its
     /// subscription wins before the rest are subscribed at all.
     ///
-    /// A race of no flows finishes at once, as ``merge(_:)`` and ``concat(_:)-([Flow])`` do;
-    /// RxSwift's `Observable.amb([])` never ends.
+    /// A race of no flows finishes at once, as ``merge(_:)`` and
+    /// ``concat(_:)-([Flow<Element,Failure>])`` do; RxSwift's `Observable.amb([])` never ends.
     ///
     /// RxSwift: `Observable.amb`; Combine has none.
     ///
