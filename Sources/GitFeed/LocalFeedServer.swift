@@ -32,7 +32,8 @@ public final class LocalFeedServer: Sendable {
         /// request's `If-Modified-Since` equals the feed's `Last-Modified`. What unscripted
         /// requests get.
         case feed
-        /// This status with a short text body.
+        /// This status, with the feed's JSON as its body (but no `Last-Modified`): only the
+        /// status tells it from the feed, as with an error page a proxy serves from a cache.
         case status(Int)
         /// `200`, `application/json`, `Last-Modified`, and a body that is not JSON.
         case malformedJSON
@@ -222,7 +223,7 @@ public final class LocalFeedServer: Sendable {
             respond(connection, status: status, headers: ["Content-Type": "application/json", "Last-Modified": lastModified], body: Data(#"[{"id": "1", "type": "#.utf8))
         case .status(let code):
             status = code
-            respond(connection, status: code, headers: ["Content-Type": "text/plain"], body: Data("status \(code)\n".utf8))
+            respond(connection, status: code, headers: ["Content-Type": "application/json"], body: feed)
         case .holdUntilClientCloses:
             reportSubject.send(.holding(number))
             if waitForClientToClose(connection) { reportSubject.send(.closedByClient(number)) }

@@ -7,21 +7,21 @@ import Testing
 struct FeedClientTests {
     @Test("The first fetch stores the events and the Last-Modified header", arguments: Chain.allCases)
     func firstFetchStoresEventsAndLastModified(chain: Chain) async throws {
-        try await withFeedFixture { fixture in
+        try await withFeedFixture { fixture throws in
             let client = fixture.makeClient()
 
             let events = try await chain.fetch(client)
 
             #expect(events == FeedFixture.fixtureEvents)
             #expect(try client.store.load() == FeedSnapshot(events: FeedFixture.fixtureEvents, lastModified: LocalFeedServer.fixtureLastModified))
-            try await fixture.serverReports(.request(1, ifModifiedSince: nil))
-            try await fixture.serverReports(.responded(1, status: 200))
+            #expect(try await fixture.ifModifiedSince(ofRequest: 1) == nil)
+            #expect(try await fixture.status(ofRequest: 1) == 200)
         }
     }
 
     @Test("The second fetch sends If-Modified-Since, gets 304, and keeps what is stored", arguments: Chain.allCases)
     func secondFetchGetsNotModified(chain: Chain) async throws {
-        try await withFeedFixture { fixture in
+        try await withFeedFixture { fixture throws in
             let client = fixture.makeClient()
             _ = try await chain.fetch(client)
             let stored = try client.store.load()
@@ -29,8 +29,8 @@ struct FeedClientTests {
             let events = try await chain.fetch(client)
 
             #expect(events == [])
-            try await fixture.serverReports(.request(2, ifModifiedSince: LocalFeedServer.fixtureLastModified))
-            try await fixture.serverReports(.responded(2, status: 304))
+            #expect(try await fixture.ifModifiedSince(ofRequest: 2) == LocalFeedServer.fixtureLastModified)
+            #expect(try await fixture.status(ofRequest: 2) == 304)
             #expect(try client.store.load() == stored)
             #expect(fixture.server.requestCount == 2)
         }
@@ -38,7 +38,7 @@ struct FeedClientTests {
 
     @Test("A newer feed comes back whole: new events first, one copy of each, its Last-Modified stored", arguments: Chain.allCases)
     func newerFeedIsMerged(chain: Chain) async throws {
-        try await withFeedFixture { fixture in
+        try await withFeedFixture { fixture throws in
             let client = fixture.makeClient()
             _ = try await chain.fetch(client)
             let newer = FeedEvent(id: "30000000004", type: "ForkEvent", actor: "barbara", repository: "asyncbridge/asyncbridge", createdAt: "2026-11-26T10:00:00Z")
@@ -49,55 +49,55 @@ struct FeedClientTests {
 
             #expect(events == [newer] + FeedFixture.fixtureEvents)
             #expect(try client.store.load() == FeedSnapshot(events: [newer] + FeedFixture.fixtureEvents, lastModified: newerLastModified))
-            try await fixture.serverReports(.request(2, ifModifiedSince: LocalFeedServer.fixtureLastModified))
+            #expect(try await fixture.ifModifiedSince(ofRequest: 2) == LocalFeedServer.fixtureLastModified)
         }
     }
 
     @Test("A server error is filtered out: nothing stored, and the next fetch works", arguments: Chain.allCases)
     func serverErrorIsFilteredOut(chain: Chain) async throws {
-        try await withFeedFixture { fixture in
+        try await withFeedFixture { fixture throws in
             let client = fixture.makeClient()
             fixture.server.enqueue(.status(500))
 
             #expect(try await chain.fetch(client) == [])
-            try await fixture.serverReports(.responded(1, status: 500))
+            #expect(try await fixture.status(ofRequest: 1) == 500)
             #expect(try client.store.load() == FeedSnapshot(events: [], lastModified: nil))
 
             #expect(try await chain.fetch(client) == FeedFixture.fixtureEvents)
-            try await fixture.serverReports(.request(2, ifModifiedSince: nil))
+            #expect(try await fixture.ifModifiedSince(ofRequest: 2) == nil)
         }
     }
 
     @Test("A server error does not end the refresh stream: the next refresh's events follow")
     func serverErrorKeepsTheRefreshStream() async throws {
-        try await withFeedFixture { fixture in
+        try await withFeedFixture { fixture throws in
             let client = fixture.makeClient()
             fixture.server.enqueue(.status(500))
 
             let batches = try await client.refreshes(on: .sequence([(), ()])).collect().firstValue
 
             #expect(batches == [FeedFixture.fixtureEvents])
-            try await fixture.serverReports(.responded(1, status: 500))
-            try await fixture.serverReports(.responded(2, status: 200))
+            #expect(try await fixture.status(ofRequest: 1) == 500)
+            #expect(try await fixture.status(ofRequest: 2) == 200)
             #expect(try client.store.load().events == FeedFixture.fixtureEvents)
         }
     }
 
     @Test("Malformed JSON is an empty result, not a crash: nothing stored, not even Last-Modified", arguments: Chain.allCases)
     func malformedJSONIsEmpty(chain: Chain) async throws {
-        try await withFeedFixture { fixture in
+        try await withFeedFixture { fixture throws in
             let client = fixture.makeClient()
             fixture.server.enqueue(.malformedJSON)
 
             #expect(try await chain.fetch(client) == [])
-            try await fixture.serverReports(.responded(1, status: 200))
+            #expect(try await fixture.status(ofRequest: 1) == 200)
             #expect(try client.store.load() == FeedSnapshot(events: [], lastModified: nil))
         }
     }
 
     @Test("Cancelling a refresh mid-request cancels the URLSessionTask: the server sees the connection closed", arguments: Chain.allCases)
     func cancellingCancelsTheTask(chain: Chain) async throws {
-        try await withFeedFixture { fixture in
+        try await withFeedFixture { fixture throws in
             let client = fixture.makeClient()
             fixture.server.enqueue(.holdUntilClientCloses)
 
@@ -122,7 +122,7 @@ struct FeedClientTests {
 
     @Test("A late subscriber to the shared response gets it without a second request")
     func lateSubscriberSharesTheResponse() async throws {
-        try await withFeedFixture { fixture in
+        try await withFeedFixture { fixture throws in
             let refresh = fixture.makeClient().refresh()
             #expect(try await refresh.newEvents.collect().firstValue == [FeedFixture.fixtureEvents])
 

@@ -40,6 +40,22 @@ struct FeedFixture: Sendable {
         _ = try await server.reports.first(where: { $0 == expected }).firstValue
     }
 
+    /// The `If-Modified-Since` header of request `number`, once the server has read it.
+    func ifModifiedSince(ofRequest number: Int) async throws -> String? {
+        try await server.reports.compactMap { report -> String?? in
+            guard case .request(number, let header) = report else { return nil }
+            return .some(header)
+        }.firstValue
+    }
+
+    /// The status request `number` was answered with, once it has been.
+    func status(ofRequest number: Int) async throws -> Int {
+        try await server.reports.compactMap { report -> Int? in
+            guard case .responded(number, let status) = report else { return nil }
+            return status
+        }.firstValue
+    }
+
     /// The fixture feed's events as the store keeps them.
     static let fixtureEvents = [
         FeedEvent(id: "30000000003", type: "PushEvent", actor: "ada", repository: "asyncbridge/asyncbridge", createdAt: "2026-11-25T09:30:00Z"),

@@ -42,7 +42,7 @@ struct FeedToolTests {
 
     @Test("Without --url it serves the fixture itself: 200 and three events, then 304 keeping them")
     func ownServerTwice() async throws {
-        try await withFeedFixture { fixture in
+        try await withFeedFixture { fixture throws in
             let first = await run(["--store", fixture.storeURL.path])
             #expect(first.status == 0)
             #expect(first.errors == [])
@@ -63,7 +63,7 @@ struct FeedToolTests {
 
     @Test("--url fetches the given feed")
     func givenURL() async throws {
-        try await withFeedFixture { fixture in
+        try await withFeedFixture { fixture throws in
             let run = await run(["--url", fixture.server.url.absoluteString, "--store", fixture.storeURL.path])
             #expect(run.status == 0)
             #expect(run.output.first == "GET \(fixture.server.url) (If-Modified-Since: none)")
@@ -83,7 +83,7 @@ struct FeedToolTests {
 
     @Test("An error status is one line and exit code 1; nothing is stored")
     func errorStatus() async throws {
-        try await withFeedFixture { fixture in
+        try await withFeedFixture { fixture throws in
             fixture.server.enqueue(.status(500))
             let run = await run(["--url", fixture.server.url.absoluteString, "--store", fixture.storeURL.path])
             #expect(run.status == 1)
@@ -94,7 +94,7 @@ struct FeedToolTests {
 
     @Test("A store that cannot be written is one line and exit code 1")
     func unwritableStore() async throws {
-        try await withFeedFixture { fixture in
+        try await withFeedFixture { fixture throws in
             // A path under a regular file: not writable, whoever runs the test.
             let file = fixture.directory.appendingPathComponent("a-file")
             try Data().write(to: file)
@@ -107,7 +107,7 @@ struct FeedToolTests {
 
     @Test("A store that is not a GitFeed store is one line and exit code 1, and no request is sent")
     func unreadableStore() async throws {
-        try await withFeedFixture { fixture in
+        try await withFeedFixture { fixture throws in
             try Data("not json".utf8).write(to: fixture.storeURL)
             let run = await run(["--url", fixture.server.url.absoluteString, "--store", fixture.storeURL.path])
             #expect(run.status == 1)
