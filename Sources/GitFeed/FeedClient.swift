@@ -45,13 +45,16 @@ public struct FeedRefresh: Sendable {
     /// The request's response: `map` (the request, with `If-Modified-Since`) → `flatMap`
     /// (wait for `URLSession`) → `share(replay: 1, scope: .forever)`.
     ///
-    /// The seed's `shareReplay(1)` is RxSwift's `share(replay: 1, scope: .forever)`: RxSwift
-    /// deprecated `shareReplay` for `share(replay:scope:)` and says it "is equivalent to
-    /// `share(replay: 1, scope: .forever)`". `.forever` is also the scope the seed's reasoning
-    /// needs: the response completes, and a subscriber that comes after that must get the
-    /// stored response, not start an identical request. With `.whileConnected` (RxSwift's and
-    /// our default) a subscriber after the completion would reconnect and send it again.
-    /// Combine's `share()` does not replay: a late subscriber gets only the completion.
+    /// The seed's `shareReplay(1)` takes the `.forever` scope. RxSwift implements the
+    /// deprecated `shareReplay(n)` as `share(replay: n, scope: .forever)`, and its deprecation
+    /// message says: "In case old 3.x behavior of `shareReplay` is required please use
+    /// `share(replay: 1, scope: .forever)` instead." `.forever` is also what the seed's
+    /// reasoning needs: the response completes, and a subscriber that comes after that must get
+    /// the stored response, not start an identical request. With `.whileConnected` (the
+    /// default here and in RxSwift, which the message's "suggested replacement"
+    /// `share(replay: 1)` takes) a subscriber after the completion reconnects and sends the
+    /// request again. Combine's `share()` does not replay: a late subscriber gets only the
+    /// completion.
     ///
     /// ```swift
     /// let lastModified = try await client.refresh().response.firstValue.lastModified

@@ -109,12 +109,10 @@ public enum FeedTool {
             await server?.stop()
             try outcome.get()
             return 0
-        } catch let error as FeedError {
-            errorOutput("feed: \(error)")
         } catch {
-            errorOutput("feed: \(error)")
+            errorOutput("feed: \(error)")  // a FeedError's description is one line
+            return 1
         }
-        return 1
     }
 
     private static func refresh(url: URL, storeURL: URL, output: (String) -> Void) async throws {
