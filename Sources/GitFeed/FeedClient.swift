@@ -67,7 +67,9 @@ public struct FeedRefresh: Sendable {
     /// response's `Last-Modified` (`tryMap`).
     ///
     /// So it emits one value, the new events, or none (a `304`, an error status, malformed or
-    /// empty JSON), then finishes. It fails only when no response came (a ``FeedError``
+    /// empty JSON), then finishes. The steps after the share run per subscriber: two
+    /// subscribers share one request, and each stores the events (the second save changes
+    /// nothing, the store keeping one event per id). It fails only when no response came (a ``FeedError``
     /// `.requestFailed`, or the store could not be read or written).
     ///
     /// RxSwift and Combine: the seed's chain of `filter` and `map` on the shared response.
@@ -182,7 +184,8 @@ public final class FeedClient: Sendable {
     /// `CancellationError`. Otherwise it throws a ``FeedError`` (no response, or the store
     /// failed).
     ///
-    /// RxSwift: `try await client.refresh().response.values`…; Combine: `dataTaskPublisher(for:).values`.
+    /// RxSwift 6: the seed's chain as a `Single`, awaited with `try await single.value`;
+    /// Combine: the chain on `dataTaskPublisher(for:)`, awaited with `for try await … in publisher.values`.
     ///
     /// ```swift
     /// let new = try await client.fetchNewEvents()
