@@ -12,13 +12,15 @@ let package = Package(
     targets: [
         .target(name: "AsyncBridge"),
         .target(name: "AsyncBridgeTesting", dependencies: ["AsyncBridge"]),
-        .executableTarget(name: "AsyncBridgeDemo", dependencies: ["AsyncBridge"]),
+        .executableTarget(name: "AsyncBridgeDemo", dependencies: ["AsyncBridge", "GitFeed"]),
+        .target(name: "GitFeed", dependencies: ["AsyncBridge"]),
         .testTarget(
             name: "AsyncBridgeTests",
             dependencies: ["AsyncBridge", "AsyncBridgeTesting"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "AsyncBridgeTestingTests", dependencies: ["AsyncBridgeTesting"]),
+        .testTarget(name: "GitFeedTests", dependencies: ["GitFeed", "AsyncBridge"]),
     ],
     swiftLanguageModes: [.v6]
 )

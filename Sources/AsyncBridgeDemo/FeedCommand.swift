@@ -1,8 +1,15 @@
-/// `asyncbridge-demo feed …`: a placeholder, replaced by the feed example at merge.
+import Foundation
+import GitFeed
+
+/// `asyncbridge-demo feed [--url URL] [--store PATH]`: seed 002's GitFeed end to end (see
+/// `FeedTool` in the GitFeed target, which holds the parsing and the error handling).
 enum FeedCommand {
-    /// Runs the feed example with `arguments` (everything after `feed`); returns the exit code.
+    /// Runs the command with the arguments after `feed`; returns the exit code.
     static func run(arguments: [String]) async -> Int32 {
-        print("feed: not built yet")
-        return 1
+        await FeedTool.run(
+            arguments: arguments,
+            output: { print($0) },
+            errorOutput: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        )
     }
 }
