@@ -3,7 +3,7 @@ import Testing
 
 /// What to run, read from the environment:
 /// - `DIFF_SEED='<operator>:<seed>'` runs that one case (a failure's report prints it);
-/// - `DIFF_CASES=n` runs `n` cases per operator instead of 2,000;
+/// - `DIFF_CASES=n` runs `n` cases per operator instead of 5,000;
 /// - `DIFF_BASE_SEED=n` draws another series of cases.
 struct DifferentialRun {
     static let current = DifferentialRun(ProcessInfo.processInfo.environment)
@@ -14,7 +14,7 @@ struct DifferentialRun {
     let single: (operator: String, seed: UInt64)?
 
     init(_ environment: [String: String]) {
-        casesPerOperator = environment["DIFF_CASES"].flatMap { Int($0) } ?? 2_000
+        casesPerOperator = environment["DIFF_CASES"].flatMap { Int($0) } ?? 5_000
         baseSeed = environment["DIFF_BASE_SEED"].flatMap { UInt64($0) } ?? 0x5EED_D1FF
         single = environment["DIFF_SEED"].flatMap { value in
             guard let colon = value.lastIndex(of: ":"), let seed = UInt64(value[value.index(after: colon)...]) else {

@@ -261,7 +261,7 @@ struct DifferentialOperator: Sendable, CustomStringConvertible {
                 let applied = expected == combine ? "" : "\n  expected: \(expected)   (\(difference?.rawValue ?? "") applied)"
                 return """
                     \(reportHeader)
-                      subscriber \(subscriber):
+                      subscriber \(subscriber)\(stepOrder == .unspecified ? " (the order within a step is not compared)" : ""):
                       Combine:  \(combine)\(applied)
                       ours:     \(recording.ours[subscriber])
                     """
