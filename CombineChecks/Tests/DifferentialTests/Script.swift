@@ -74,6 +74,10 @@ struct Script: CustomStringConvertible {
         var steps: [ScriptStep] = [.subscribe(0)]
         var subscribed = 1
         var listening = [0]
+        // Each step: 10 % a subscriber joins (while one is left), 4 % one leaves, 6 % a source
+        // finishes, 4 % one fails, else a source sends 0-5 (small values, so that duplicates,
+        // matches and throwing values are common). Sends after a completion are kept: both
+        // sides must ignore them.
         for _ in 0..<generator.int(in: 0...24) {
             let source = generator.int(in: 0...(sourceCount - 1))
             switch generator.int(in: 0...99) {
