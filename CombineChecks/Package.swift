@@ -48,6 +48,16 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine"),
             ]
         ),
+        // Differential tests: seeded random event scripts run through AsyncBridge's operators and
+        // OpenCombine's, whose recorded events must agree but where our documentation says
+        // otherwise (DocumentedDifference.swift).
+        .testTarget(
+            name: "DifferentialTests",
+            dependencies: [
+                .product(name: "AsyncBridge", package: "AsyncBridge"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,11 @@ extension Flow {
     /// The first `count` values, then finished; the upstream is cancelled as soon as the last
     /// one has been delivered.
     ///
+    /// The finish comes with the `count`-th value (`prefix(0)` finishes at once), as with
+    /// RxSwift's `take(_:)`. Combine's `prefix(_:)`, as OpenCombine implements it, finishes only
+    /// when the value after those arrives (`prefix(0)` at the first value), so a source that
+    /// goes quiet leaves it open.
+    ///
     /// RxSwift: `take(_:)`; Combine: `prefix(_:)`.
     ///
     /// ```swift
