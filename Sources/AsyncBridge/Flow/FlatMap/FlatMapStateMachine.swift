@@ -289,10 +289,12 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         if !running.isStarting {
             preconditionFailure("Internal inconsistency: the start loop ran without being the starter")
         }
+        let receiver = running.starting
         running.starting = nil
         switch watch {
         case .active:
-            if let receiver = started?.receiver { running.inners.insert(receiver) }
+            // Through `starting`, which points to `started`'s receiver: no copy of `started`.
+            if let receiver { running.inners.insert(receiver.takeUnretainedValue()) }
         case .completed:
             running.spare = started.take()
         case .ended:
@@ -398,7 +400,7 @@ struct FlatMapRunningInners<Element: Sendable, NewElement: Sendable, Failure: Er
     var isEmpty: Bool { first == nil }
 
     @inlinable
-    mutating func insert(_ receiver: Receiver) {
+    mutating func insert(_ receiver: consuming Receiver) {
         if first == nil {
             receiver.slot = 0
             first = receiver

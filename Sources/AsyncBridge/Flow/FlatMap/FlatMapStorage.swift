@@ -82,11 +82,11 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
         case .none:
             return .more
         case .start(let start, let replacing):
-            if let replacing {
+            if replacing != nil {
                 // Values of older inners sent from now on are dropped: they never follow the
                 // new inner's, and a source that sends them is told to stop.
                 drain.raiseFloor(to: start.id)
-                replacing.subscription.cancel()
+                replacing?.cancel()
             }
             return startInners(consume start)
         case .stop:
@@ -290,6 +290,12 @@ final class FlatMapInnerReceiver<Element: Sendable, NewElement: Sendable, Failur
             defer { storageRef.release() }
             storageRef._withUnsafeGuaranteedRef { $0.innerFailed(self, error) }
         }
+    }
+
+    /// Cancels its subscription, which this object keeps alive (so the call retains nothing).
+    @inlinable
+    func cancel() {
+        subscription.cancel()
     }
 
     /// ``FlowSubscription/endWatch()`` of its subscription, which this object keeps alive (so

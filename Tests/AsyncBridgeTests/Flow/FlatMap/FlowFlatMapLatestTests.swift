@@ -85,6 +85,67 @@ struct FlowFlatMapLatestTests {
         #expect(inners.cancels("a") == 1)
     }
 
+    /// A failure that has left the replaced inner's source at the switch, and reaches the
+    /// operator only afterwards, is ignored: the new inner goes on.
+    @Test func aFailureInFlightFromTheReplacedInnerIsIgnored() {
+        let outer = ManualOuterFlow<String, TestError>()
+        let inners = ManualInnerFlows<String, TestError>()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { key in
+            inners.flow(key).handleEvents(onCompletion: { _ in
+                guard key == "a" else { return }
+                entered.signal()
+                release.wait()
+            })
+        })
+        outer.send("a")
+        let failing = DispatchGroup()
+        DispatchQueue(label: "failing").async(group: failing) { inners.fail("a", TestError(code: 1)) }
+        entered.wait()  // a's failure has left its emitter and not yet reached flatMapLatest
+        outer.send("b")
+        inners.send("b", "1")
+        release.signal()
+        failing.wait()
+        inners.send("b", "2")
+        inners.finish("b")
+        outer.finish()
+        #expect(recorder.events == marbles("12|"))
+        #expect(outer.cancels == 0)
+    }
+
+    /// Three switches while values of each replaced inner are still on their way: none of them
+    /// arrives after a value of a later inner, whichever inner it came from.
+    @Test func valuesInFlightFromSeveralReplacedInnersNeverFollowALaterInnersValues() {
+        let outer = ManualOuterFlow<String, Never>()
+        let inners = ManualInnerFlows<String, Never>()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { key in
+            inners.flow(key).map { value in
+                if value.hasSuffix("late") {
+                    entered.signal()
+                    release.wait()
+                }
+                return value
+            }
+        })
+        let senders = DispatchGroup()
+        for key in ["a", "b", "c"] {
+            outer.send(key)
+            inners.send(key, key)
+            DispatchQueue(label: "sender \(key)").async(group: senders) { inners.send(key, key + " late") }
+            entered.wait()  // on its way, past the emitter
+        }
+        outer.send("d")
+        inners.send("d", "d")
+        for _ in 0..<3 { release.signal() }
+        senders.wait()
+        inners.send("d", "d2")
+        #expect(recorder.values == ["a", "b", "c", "d", "d2"])
+        #expect(["a", "b", "c", "d"].map(inners.cancels) == [1, 1, 1, 0])
+    }
+
     @Test func aFailureOfTheLatestInnerFailsTheResultAndCancelsTheOuter() {
         let outer = ManualOuterFlow<String, TestError>()
         let inners = ManualInnerFlows<String, TestError>()
