@@ -27,31 +27,17 @@ let innerLifecycleCases: [BenchmarkCase] = [
         ours: flowFlatMapLatestSwitch,
         peerBody: openCombineSwitchToLatestSwitch
     ),
-    BenchmarkCase(
-        id: "flatmap-open-inners-1",
-        peer: "OpenCombine buffer + flatMap(maxPublishers: .max(1))",
+] + [("1", 1), ("10", 10), ("unlimited", Int.max)].map { name, limit in
+    let maxPublishers: Subscribers.Demand = limit == .max ? .unlimited : .max(limit)
+    return BenchmarkCase(
+        id: "flatmap-open-inners-\(name)",
+        peer: limit == .max ? "OpenCombine flatMap" : "OpenCombine buffer + flatMap(maxPublishers: .max(\(limit)))",
         ratio: .speedup(atLeast: 2),
         allocations: .counted,
-        ours: { try await flowFlatMapOpenInners($0, maxConcurrent: 1) },
-        peerBody: { try await openCombineFlatMapOpenInners($0, maxPublishers: .max(1)) }
-    ),
-    BenchmarkCase(
-        id: "flatmap-open-inners-10",
-        peer: "OpenCombine buffer + flatMap(maxPublishers: .max(10))",
-        ratio: .speedup(atLeast: 2),
-        allocations: .counted,
-        ours: { try await flowFlatMapOpenInners($0, maxConcurrent: 10) },
-        peerBody: { try await openCombineFlatMapOpenInners($0, maxPublishers: .max(10)) }
-    ),
-    BenchmarkCase(
-        id: "flatmap-open-inners-unlimited",
-        peer: "OpenCombine flatMap",
-        ratio: .speedup(atLeast: 2),
-        allocations: .counted,
-        ours: { try await flowFlatMapOpenInners($0, maxConcurrent: .max) },
-        peerBody: { try await openCombineFlatMapOpenInners($0, maxPublishers: .unlimited) }
-    ),
-]
+        ours: { try await flowFlatMapOpenInners($0, maxConcurrent: limit) },
+        peerBody: { try await openCombineFlatMapOpenInners($0, maxPublishers: maxPublishers) }
+    )
+}
 
 // MARK: flatmap-latest-switch
 

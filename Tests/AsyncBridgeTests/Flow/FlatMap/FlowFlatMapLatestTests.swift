@@ -61,25 +61,15 @@ struct FlowFlatMapLatestTests {
     @Test func aValueInFlightFromTheReplacedInnerNeverArrivesAfterTheNewInnersValues() {
         let outer = ManualOuterFlow<String, Never>()
         let inners = ManualInnerFlows<String, Never>()
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
+        let inFlight = InFlightEvents()
         let recorder = FlowRecorder(outer.flow.flatMapLatest { key in
-            inners.flow(key).map { value in
-                if value == "late" {
-                    entered.signal()
-                    release.wait()
-                }
-                return value
-            }
+            inFlight.holding(inners.flow(key), valuesWhere: { $0 == "late" })
         })
         outer.send("a")
-        let sender = DispatchGroup()
-        DispatchQueue(label: "sender").async(group: sender) { inners.send("a", "late") }
-        entered.wait()  // "late" has left a's emitter and not yet reached flatMapLatest
+        inFlight.send { inners.send("a", "late") }  // it has left a's emitter, not yet reached flatMapLatest
         outer.send("b")
         inners.send("b", "b1")
-        release.signal()
-        sender.wait()
+        inFlight.release()
         inners.send("b", "b2")
         #expect(recorder.values == ["b1", "b2"])
         #expect(inners.cancels("a") == 1)
@@ -90,23 +80,15 @@ struct FlowFlatMapLatestTests {
     @Test func aFailureInFlightFromTheReplacedInnerIsIgnored() {
         let outer = ManualOuterFlow<String, TestError>()
         let inners = ManualInnerFlows<String, TestError>()
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
+        let inFlight = InFlightEvents()
         let recorder = FlowRecorder(outer.flow.flatMapLatest { key in
-            inners.flow(key).handleEvents(onCompletion: { _ in
-                guard key == "a" else { return }
-                entered.signal()
-                release.wait()
-            })
+            inFlight.holding(inners.flow(key), completion: key == "a")
         })
         outer.send("a")
-        let failing = DispatchGroup()
-        DispatchQueue(label: "failing").async(group: failing) { inners.fail("a", TestError(code: 1)) }
-        entered.wait()  // a's failure has left its emitter and not yet reached flatMapLatest
+        inFlight.send { inners.fail("a", TestError(code: 1)) }  // it has left a's emitter, not yet reached flatMapLatest
         outer.send("b")
         inners.send("b", "1")
-        release.signal()
-        failing.wait()
+        inFlight.release()
         inners.send("b", "2")
         inners.finish("b")
         outer.finish()
@@ -119,28 +101,18 @@ struct FlowFlatMapLatestTests {
     @Test func valuesInFlightFromSeveralReplacedInnersNeverFollowALaterInnersValues() {
         let outer = ManualOuterFlow<String, Never>()
         let inners = ManualInnerFlows<String, Never>()
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
+        let inFlight = InFlightEvents()
         let recorder = FlowRecorder(outer.flow.flatMapLatest { key in
-            inners.flow(key).map { value in
-                if value.hasSuffix("late") {
-                    entered.signal()
-                    release.wait()
-                }
-                return value
-            }
+            inFlight.holding(inners.flow(key), valuesWhere: { $0.hasSuffix("late") })
         })
-        let senders = DispatchGroup()
         for key in ["a", "b", "c"] {
             outer.send(key)
             inners.send(key, key)
-            DispatchQueue(label: "sender \(key)").async(group: senders) { inners.send(key, key + " late") }
-            entered.wait()  // on its way, past the emitter
+            inFlight.send { inners.send(key, key + " late") }
         }
         outer.send("d")
         inners.send("d", "d")
-        for _ in 0..<3 { release.signal() }
-        senders.wait()
+        inFlight.release(3)
         inners.send("d", "d2")
         #expect(recorder.values == ["a", "b", "c", "d", "d2"])
         #expect(["a", "b", "c", "d"].map(inners.cancels) == [1, 1, 1, 0])

@@ -309,26 +309,16 @@ struct FlowFlatMapTests {
     func aValueInFlightWhenTheSubscriptionIsCancelledIsNotDelivered(_ maxConcurrent: Int) {
         let outer = ManualOuterFlow<String, Never>()
         let inners = ManualInnerFlows<String, Never>()
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
+        let inFlight = InFlightEvents()
         let recorder = FlowRecorder(outer.flow.flatMap(maxConcurrent: maxConcurrent) { key in
-            inners.flow(key).map { value in
-                if value == "late" {
-                    entered.signal()
-                    release.wait()
-                }
-                return value
-            }
+            inFlight.holding(inners.flow(key), valuesWhere: { $0 == "late" })
         })
         outer.send("a")
         outer.send("b")
         inners.send("a", "early")
-        let sender = DispatchGroup()
-        DispatchQueue(label: "sender").async(group: sender) { inners.send("a", "late") }
-        entered.wait()  // "late" has left a's emitter and not yet reached flatMap
+        inFlight.send { inners.send("a", "late") }  // it has left a's emitter, not yet reached flatMap
         recorder.cancel()
-        release.signal()
-        sender.wait()
+        inFlight.release()
         #expect(recorder.values == ["early"])
         #expect(inners.cancels("a") == 1)
     }
