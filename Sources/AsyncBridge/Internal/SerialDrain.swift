@@ -37,8 +37,10 @@ final class SerialDrain<Event: Sendable>: @unchecked Sendable {
         @usableFromInline var receiver: Receiver?
         @usableFromInline var closed = false
         @usableFromInline var delivering = false
-        /// Raised by the owner, never lowered; reported by ``submitReportingFlag(_:raisingFlag:)``.
+        /// Raised by the owner, never lowered; reported by ``submitReportingFlag(_:tag:)``.
         @usableFromInline var flagged = false
+        /// Raised by the owner, never lowered: submissions tagged below it are dropped.
+        @usableFromInline var floor: UInt64 = 0
         /// Events waiting, from `head` on. A slot is emptied as its event is taken for delivery,
         /// so resetting the queue releases nothing under the lock.
         @usableFromInline var queue: [Event?] = []
@@ -74,10 +76,12 @@ final class SerialDrain<Event: Sendable>: @unchecked Sendable {
         submitReportingFlag(event) != .closed
     }
 
-    /// What ``submitReportingFlag(_:raisingFlag:)`` found when it last looked at the drain.
+    /// What ``submitReportingFlag(_:tag:)`` found when it last looked at the drain.
     @usableFromInline
     enum Submitted {
         case closed
+        /// Tagged below the floor (``raiseFloor(to:)``): dropped.
+        case dropped
         case open
         /// Open, and the owner has raised the flag.
         case flagged
@@ -92,15 +96,23 @@ final class SerialDrain<Event: Sendable>: @unchecked Sendable {
         state.withLock { $0.flagged = true }
     }
 
+    /// Raises the floor to `tag`: from now on, submissions tagged below it are dropped, while
+    /// the events queued already are still delivered (flatMapLatest's switch: values of the
+    /// inners it replaced, sent from now on, never follow a value of the new inner).
+    @inlinable
+    func raiseFloor(to tag: UInt64) {
+        state.withLock { $0.floor = tag }
+    }
+
     /// ``submit(_:)``, reporting also whether the flag is raised: as it was when this call
-    /// last took the lock (after its own deliveries, if it delivered). With `raisingFlag`,
-    /// raises the flag first, under the same lock as the submission.
+    /// last took the lock (after its own deliveries, if it delivered). An event tagged below
+    /// the floor is dropped (``Submitted/dropped``).
     @inlinable
     @discardableResult
-    func submitReportingFlag(_ event: Event, raisingFlag: Bool = false) -> Submitted {
+    func submitReportingFlag(_ event: Event, tag: UInt64 = .max) -> Submitted {
         let (receiver, found) = state.withLock { state -> (Unmanaged<Receiver>?, Submitted) in
             guard !state.closed, let receiver = state.receiver else { return (nil, .closed) }
-            if raisingFlag { state.flagged = true }
+            if tag < state.floor { return (nil, .dropped) }
             if state.delivering {
                 state.queue.append(event)
                 return (nil, state.submitted)

@@ -33,9 +33,9 @@ enum FlatMapStrategy: Sendable {
 ///
 /// The inner being started is tracked apart from the others (``Running/starting``): most
 /// inners (`.just`, `.empty`, `.sequence`) complete inside their own subscribe, and those never
-/// enter the `inners` dictionary, and leave their ``FlatMapInner`` (with its subscription and
-/// subscriber) to the next inner (``Running/spare``). Only an inner still running when its
-/// subscribe returns is registered in `inners`, and its ``FlatMapInner`` stays its own.
+/// enter `inners`, and leave their ``FlatMapInner`` (with its subscription and subscriber) to
+/// the next inner (``Running/spare``). Only an inner still running when its subscribe returns
+/// is registered in `inners`, and its ``FlatMapInner`` stays its own.
 ///
 /// The starter's path retains nothing per inner (each retain and release is an atomic
 /// operation, and they dominated an inner's cost): the ``Start`` owns the inner, which the
@@ -48,6 +48,9 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
 
     @usableFromInline
     typealias Inner = FlatMapInner<Element, NewElement, Failure>
+
+    @usableFromInline
+    typealias Receiver = FlatMapInnerReceiver<Element, NewElement, Failure>
 
     /// An inner to start: the storage calls `transform(value)` and subscribes the result
     /// through `inner` (a reused receiving end, or a new one), outside the lock, then hands
@@ -82,9 +85,9 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         @usableFromInline let outer: FlowSubscription
         /// The outer flow finished; the result finishes once `inners` and `queue` are empty.
         @usableFromInline var outerFinished = false
-        /// Inners whose subscribe has returned and that have not ended, by id. Ids grow, so a
-        /// later inner has a larger id.
-        @usableFromInline var inners: [UInt64: FlowSubscription] = [:]
+        /// Inners whose subscribe has returned and that have not ended. Ids grow, so a later
+        /// inner has a larger id.
+        @usableFromInline var inners = FlatMapRunningInners<Element, NewElement, Failure>()
         /// The inner being subscribed by the starter, which is not in `inners`. Its subscription
         /// is watched, so finishing during its subscribe costs no trip through the machine: the
         /// starter finds the subscription completed (``FlowSubscription/endWatch()``).
@@ -92,7 +95,7 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         /// Not retained: the starter owns it until it hands it back to
         /// ``startLoopContinues(_:)``. That and ``teardown()`` clear this; used only under the
         /// lock, while it is set.
-        @usableFromInline var starting: Unmanaged<Inner>?
+        @usableFromInline var starting: Unmanaged<Receiver>?
         /// An inner that finished during its subscribe, kept for the next inner. Its receiver
         /// holds no storage (its `storageRef`, unretained, is not used until the next attach).
         @usableFromInline var spare: Inner?
@@ -118,15 +121,15 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
             lastID += 1
             let inner = spare.take() ?? Inner()
             inner.id = lastID
-            starting = Unmanaged.passUnretained(inner)
+            starting = Unmanaged.passUnretained(inner.receiver)
             isStarting = true
             return Start(inner: inner, id: lastID, value: value, transform: Unmanaged.passUnretained(transform!))
         }
 
-        /// The id of ``starting``, if an inner is being started.
+        /// Whether `receiver` is ``starting``'s.
         @inlinable
-        var startingID: UInt64? {
-            starting?._withUnsafeGuaranteedRef { $0.id }
+        func isStarting(_ receiver: Receiver) -> Bool {
+            starting?._withUnsafeGuaranteedRef { $0 === receiver } ?? false
         }
 
         /// How many inners run, counting the one being subscribed.
@@ -164,7 +167,7 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         func cancelSubscriptions() {
             released.outer.cancel()
             starting?.cancel()
-            for inner in released.inners.values { inner.cancel() }
+            released.inners.cancelAll()
         }
     }
 
@@ -182,8 +185,8 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         /// Queued (`merge`) or ignored (`first`).
         case none
         /// Start an inner. With `replacing` (`latest`), first make downstream drop the values
-        /// of older inners still in flight, then cancel `replacing`.
-        case start(Start, replacing: FlowSubscription?)
+        /// of older inners still in flight, then cancel `replacing`'s subscription.
+        case start(Start, replacing: Receiver?)
         /// The subscription is over: tell the outer source to stop.
         case stop
     }
@@ -194,7 +197,7 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         /// Leave the loop: nothing to start now.
         case idle
         /// Leave the loop and finish downstream.
-        case finish(Teardown)
+        indirect case finish(Teardown)
         /// Leave the loop: the subscription ended meanwhile (failed or cancelled). Release the
         /// transform, kept for the starter, once unlocked.
         case ended(FlatMapTransform<Element, NewElement, Failure>?)
@@ -205,7 +208,7 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         case none
         /// A slot freed up and a value was waiting: become the starter.
         case start(Start)
-        case finish(Teardown)
+        indirect case finish(Teardown)
     }
 
     @usableFromInline let strategy: FlatMapStrategy
@@ -261,8 +264,7 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
             if running.isStarting || running.inners.count > 1 {
                 preconditionFailure("Internal inconsistency: flatMapLatest got an outer value with \(running.innerCount) inners, starting: \(running.isStarting)")
             }
-            let previous = running.inners.first?.value
-            running.inners.removeAll(keepingCapacity: true)
+            let previous = running.inners.removeOnly()
             action = .start(running.start(value), replacing: previous)
         case .first:
             action = running.innerCount == 0 ? .start(running.start(value), replacing: nil) : .none
@@ -279,18 +281,20 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     @inlinable
     mutating func startLoopContinues(_ started: inout Inner?) -> StartLoopAction {
         // `started` stays with the starter, to be released unlocked, unless it is kept here.
-        guard let watch = started?.endWatch() else {
+        guard let watch = started?.receiver.endWatch() else {
             preconditionFailure("Internal inconsistency: the start loop continued without its inner")
         }
-        if watch != .completed { started?.keepStorage() }
+        if watch != .completed { started?.receiver.keepStorage() }
         guard case .running = state else { return .ended(running.transform.take()) }
         if !running.isStarting {
             preconditionFailure("Internal inconsistency: the start loop ran without being the starter")
         }
+        let receiver = running.starting
         running.starting = nil
         switch watch {
         case .active:
-            if let inner = started { running.inners[inner.id] = inner.subscription }
+            // Through `starting`, which points to `started`'s receiver: no copy of `started`.
+            if let receiver { running.inners.insert(receiver.takeUnretainedValue()) }
         case .completed:
             running.spare = started.take()
         case .ended:
@@ -305,14 +309,14 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         return running.isDone ? .finish(teardown()) : .idle
     }
 
-    /// Inner `id` finished.
+    /// The inner of `receiver` finished.
     @inlinable
-    mutating func innerFinished(_ id: UInt64) -> InnerFinishedAction {
+    mutating func innerFinished(_ receiver: Receiver) -> InnerFinishedAction {
         guard case .running = state else { return .none }
-        if running.startingID == id {
+        if running.isStarting(receiver) {
             return .none  // the starter will see the free slot (and normally skips this call)
         }
-        if running.inners.removeValue(forKey: id) == nil {
+        if !running.inners.remove(receiver) {
             return .none  // replaced by a later inner (`latest`) while finishing
         } else if running.isStarting {
             return .none  // the starter will see the free slot, or the end
@@ -325,12 +329,13 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         }
     }
 
-    /// Inner `id` failed: the result fails, unless that inner had been replaced already.
+    /// The inner of `receiver` failed: the result fails, unless that inner had been replaced
+    /// already.
     @inlinable
-    mutating func innerFailed(_ id: UInt64) -> Teardown? {
+    mutating func innerFailed(_ receiver: Receiver) -> Teardown? {
         guard case .running = state else { return nil }
-        if running.startingID == id { return teardown() }
-        return running.inners[id] != nil ? teardown() : nil
+        if running.isStarting(receiver) { return teardown() }
+        return running.inners.contains(receiver) ? teardown() : nil
     }
 
     /// The outer flow finished: the result finishes now if nothing runs or waits.
@@ -370,6 +375,83 @@ final class FlatMapTransform<Element: Sendable, NewElement: Sendable, Failure: E
     }
 }
 
+/// The inners that run, each knowing its place (``FlatMapInnerReceiver/slot``): adding and
+/// removing one costs no hashing and no search, and cancelling them all walks an array. The
+/// first has a field of its own (slot 0), so the single inner of `flatMapLatest`,
+/// `flatMapFirst` and `concatMap` costs no array operation. Changed only under the machine's
+/// lock, as the slots are.
+@usableFromInline
+struct FlatMapRunningInners<Element: Sendable, NewElement: Sendable, Failure: Error>: Sendable {
+    @usableFromInline
+    typealias Receiver = FlatMapInnerReceiver<Element, NewElement, Failure>
+
+    /// Slot 0; `nil` only when `rest` is empty too.
+    @usableFromInline var first: Receiver?
+    /// Slots 1, 2, …
+    @usableFromInline var rest: ContiguousArray<Receiver> = []
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var count: Int { first == nil ? 0 : rest.count + 1 }
+
+    @inlinable
+    var isEmpty: Bool { first == nil }
+
+    @inlinable
+    mutating func insert(_ receiver: consuming Receiver) {
+        if first == nil {
+            receiver.slot = 0
+            first = receiver
+        } else {
+            receiver.slot = rest.count + 1
+            rest.append(receiver)
+        }
+    }
+
+    @inlinable
+    func contains(_ receiver: Receiver) -> Bool {
+        let slot = receiver.slot
+        if slot == 0 { return first === receiver }
+        return slot > 0 && slot <= rest.count && rest[slot - 1] === receiver
+    }
+
+    /// Removes `receiver`, moving the last one into its place; `false` if it was not here.
+    @inlinable
+    mutating func remove(_ receiver: Receiver) -> Bool {
+        guard contains(receiver) else { return false }
+        let slot = receiver.slot
+        receiver.slot = -1
+        guard let last = rest.popLast() else {
+            first = nil
+            return true
+        }
+        if last !== receiver {
+            last.slot = slot
+            if slot == 0 { first = last } else { rest[slot - 1] = last }
+        }
+        return true
+    }
+
+    /// Removes the only inner, if any (`latest` has one at most).
+    @inlinable
+    mutating func removeOnly() -> Receiver? {
+        if !rest.isEmpty {
+            preconditionFailure("Internal inconsistency: removing the only inner of \(count)")
+        }
+        first?.slot = -1
+        return first.take()
+    }
+
+    /// Cancels every inner's subscription.
+    @inlinable
+    func cancelAll() {
+        first?.subscription.cancel()
+        for receiver in rest { receiver.subscription.cancel() }
+    }
+}
+
 /// A first-in first-out queue of outer values. A dequeued slot is cleared at once, so a value
 /// that has started is not kept alive by the queue.
 @usableFromInline
@@ -385,6 +467,8 @@ struct FlatMapQueue<Element: Sendable>: Sendable {
 
     @inlinable
     mutating func append(_ value: Element) {
+        // Room for a few at once: a queue that starts growing usually goes on.
+        if slots.capacity == 0 { slots.reserveCapacity(16) }
         slots.append(value)
     }
 

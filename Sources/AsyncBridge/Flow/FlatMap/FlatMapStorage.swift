@@ -1,11 +1,10 @@
-/// What the flatMap family hands its serial drain: inner values, tagged with their inner's id,
-/// switch markers, and the one completion.
+/// What the flatMap family hands its serial drain: inner values (submitted with their inner's
+/// id as the tag: when `flatMapLatest` switches, it raises the drain's floor to the new inner's
+/// id, so that values of older inners sent from then on are dropped and never follow a value of
+/// a newer one), and the one completion.
 @usableFromInline
 enum FlatMapDelivery<Element: Sendable, Failure: Error>: Sendable {
-    case value(Element, inner: UInt64)
-    /// `flatMapLatest` switched to inner `to`: values of older inners still in flight (queued
-    /// behind this marker) are dropped, so downstream never sees an older inner after a newer one.
-    case switched(to: UInt64)
+    case value(Element)
     case completion(FlowCompletion<Failure>)
 }
 
@@ -50,16 +49,10 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
         // (which does not refer to the drain), and is handed the drain itself by each call.
         // Downstream's cancel action refers to the machine, and weakly
         // to a handle on the drain that only this storage retains.
-        // Touched only by the receiver, one event at a time; not a captured `var`, whose box
-        // checks exclusive access at run time on every value.
-        let oldestInner = SerialState<UInt64>(0)
         let drain = SerialDrain<FlatMapDelivery<NewElement, Failure>> { drain, event in
             switch event {
-            case .value(let value, let inner):
-                guard inner >= oldestInner.value else { return }
+            case .value(let value):
                 if downstream.receive(value) == .stop { Self.cancel(machine, drain) }
-            case .switched(let inner):
-                oldestInner.value = inner
             case .completion(let completion):
                 drain.close()
                 downstream.complete(completion)
@@ -89,10 +82,11 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
         case .none:
             return .more
         case .start(let start, let replacing):
-            if let replacing {
-                // Raises the drain's flag first: inners ask whether they were cancelled.
-                drain.submitReportingFlag(.switched(to: start.id), raisingFlag: true)
-                replacing.cancel()
+            if replacing != nil {
+                // Values of older inners sent from now on are dropped: they never follow the
+                // new inner's, and a source that sends them is told to stop.
+                drain.raiseFloor(to: start.id)
+                replacing?.cancel()
             }
             return startInners(consume start)
         case .stop:
@@ -145,25 +139,26 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
         start.inner?.subscribe(to: start.transform._withUnsafeGuaranteedRef { $0.make(start.value) }, for: self)
     }
 
-    /// Inner `id` finished after its starter had left it (still running, or cancelled).
+    /// The inner of `receiver` finished after its starter had left it (still running, or
+    /// cancelled).
     @inlinable
-    func innerFinished(_ id: UInt64) {
-        switch machine.withLock({ $0.innerFinished(id) }) {
+    func innerFinished(_ receiver: Machine.Receiver) {
+        switch machine.withLock({ $0.innerFinished(receiver) }) {
         case .none: break
         case .start(let start): startInners(start)
         case .finish(let teardown): finish(teardown)
         }
     }
 
-    /// Inner `id` failed.
+    /// The inner of `receiver` failed.
     @inlinable
-    func innerFailed(_ id: UInt64, _ subscription: FlowSubscription, _ error: Failure) {
+    func innerFailed(_ receiver: Machine.Receiver, _ error: Failure) {
         // Marks the subscription completed (releasing the source's cancel actions once
         // unlocked) under the machine's lock, under which the starter looks at it: so the
         // starter cannot find it completed, take the failed inner for one that finished, and
         // let the result finish.
         let (released, teardown) = machine.withLock { machine in
-            (subscription.completeKeepingActions(), machine.innerFailed(id))
+            (receiver.subscription.completeKeepingActions(), machine.innerFailed(receiver))
         }
         _ = released
         if let teardown { fail(teardown, error) }
@@ -191,17 +186,16 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
     }
 }
 
-/// One inner subscription, as the state machine holds it: its receiving end, and the subscriber
-/// that leads there, made once (so the starter hands it to the inner flow without retaining
-/// anything).
+/// One inner subscription, as the starter holds it: its receiving end, and the subscriber that
+/// leads there, made once (so the starter hands it to the inner flow without retaining
+/// anything). A struct, moved from the machine to the starter and back: no allocation of its
+/// own. Once the inner's subscribe has returned, the machine keeps only the receiver.
 ///
 /// Reused: when its inner finished during its own subscribe, the state machine keeps it for
 /// the next inner (its subscription active again), so inners that complete at once (`.just`)
 /// cost no allocation and no mutex set-up here.
-///
-/// Unchecked: it stores only `let`s of `Sendable` types (its receiver is the unchecked part).
 @usableFromInline
-final class FlatMapInner<Element: Sendable, NewElement: Sendable, Failure: Error>: @unchecked Sendable {
+struct FlatMapInner<Element: Sendable, NewElement: Sendable, Failure: Error>: Sendable {
     @usableFromInline let receiver: FlatMapInnerReceiver<Element, NewElement, Failure>
     @usableFromInline let subscriber: FlowSubscriber<NewElement, Failure>
 
@@ -216,32 +210,11 @@ final class FlatMapInner<Element: Sendable, NewElement: Sendable, Failure: Error
         )
     }
 
-    // The state machine's calls. Each reaches the receiver through this object, which keeps it
-    // alive, so none retains anything.
-
     /// The inner's id; set under the machine's lock while no source calls back.
     @inlinable
     var id: UInt64 {
         get { receiver.id }
-        set { receiver.id = newValue }
-    }
-
-    /// Its subscription.
-    @inlinable
-    var subscription: FlowSubscription {
-        receiver.subscription
-    }
-
-    /// ``FlatMapInnerReceiver/endWatch()``.
-    @inlinable
-    func endWatch() -> FlowSubscription.Watch {
-        receiver.endWatch()
-    }
-
-    /// ``FlatMapInnerReceiver/keepStorage()``.
-    @inlinable
-    func keepStorage() {
-        receiver.keepStorage()
+        nonmutating set { receiver.id = newValue }
     }
 
     /// Subscribes to `flow`, with its callbacks going to `storage`.
@@ -253,12 +226,14 @@ final class FlatMapInner<Element: Sendable, NewElement: Sendable, Failure: Error
 }
 
 /// One inner subscription's receiving end: what its subscriber's two closures capture (and
-/// nothing else, so they need no context of their own).
+/// nothing else, so they need no context of their own), and what the machine holds of a
+/// running inner (``FlatMapRunningInners``).
 ///
 /// It reaches the storage through an unretained reference, kept alive by the starter while the
 /// inner's subscribe runs, and from then on, if the inner may still call back, by `storage`
 /// (``keepStorage()``); a failure retains it while it is handled. `id` changes under the
-/// machine's lock and `storageRef` in the starter's subscribe, only while no source calls back.
+/// machine's lock and `storageRef` in the starter's subscribe, only while no source calls back;
+/// `slot` is used only under the machine's lock.
 @usableFromInline
 final class FlatMapInnerReceiver<Element: Sendable, NewElement: Sendable, Failure: Error>: @unchecked Sendable {
     /// Keeps the storage alive once the starter has left an inner that may still call back;
@@ -270,6 +245,9 @@ final class FlatMapInnerReceiver<Element: Sendable, NewElement: Sendable, Failur
     @usableFromInline var storageRef: Unmanaged<FlatMapStorage<Element, NewElement, Failure>>?
     @exclusivity(unchecked)
     @usableFromInline var id: UInt64 = 0
+    /// Its index in ``FlatMapRunningInners``, or -1 when it is not there.
+    @exclusivity(unchecked)
+    @usableFromInline var slot = -1
     @usableFromInline let subscription: FlowSubscription
 
     @inlinable
@@ -281,11 +259,12 @@ final class FlatMapInnerReceiver<Element: Sendable, NewElement: Sendable, Failur
     func receive(_ value: NewElement) -> FlowDemand {
         guard let storageRef else { return .stop }
         // Only the storage cancels an inner's subscription: when downstream cancels (which
-        // closes the drain first), when the result fails or when `flatMapLatest` switches
-        // (which raise the drain's flag first). Until then, no lock of the subscription's own.
-        let submitted = storageRef._withUnsafeGuaranteedRef { $0.drain.submitReportingFlag(.value(value, inner: id)) }
+        // closes the drain first), when the result fails (which raises the drain's flag first)
+        // or when `flatMapLatest` switches (which raises the drain's floor above this inner's
+        // id first). Until then, no lock of the subscription's own.
+        let submitted = storageRef._withUnsafeGuaranteedRef { $0.drain.submitReportingFlag(.value(value), tag: id) }
         switch submitted {
-        case .closed: return .stop
+        case .closed, .dropped: return .stop
         case .open: return .more
         case .flagged: return subscription.isCancelled ? .stop : .more
         }
@@ -302,15 +281,21 @@ final class FlatMapInnerReceiver<Element: Sendable, NewElement: Sendable, Failur
             // then. An inner that outlived its subscribe (registered, or cancelled) keeps its
             // storage.
             if subscription.complete() { return }
-            storageRef._withUnsafeGuaranteedRef { $0.innerFinished(id) }
+            storageRef._withUnsafeGuaranteedRef { $0.innerFinished(self) }
         case .failure(let error):
             // Not reused meanwhile: the storage marks the subscription under the machine's
             // lock. Retained: a starter still in this inner's subscribe may leave the loop (and
             // the storage) while the failure is being handled.
             _ = storageRef.retain()
             defer { storageRef.release() }
-            storageRef._withUnsafeGuaranteedRef { $0.innerFailed(id, subscription, error) }
+            storageRef._withUnsafeGuaranteedRef { $0.innerFailed(self, error) }
         }
+    }
+
+    /// Cancels its subscription, which this object keeps alive (so the call retains nothing).
+    @inlinable
+    func cancel() {
+        subscription.cancel()
     }
 
     /// ``FlowSubscription/endWatch()`` of its subscription, which this object keeps alive (so

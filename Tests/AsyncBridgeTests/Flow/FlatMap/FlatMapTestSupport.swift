@@ -1,4 +1,5 @@
 @_spi(AsyncBridgeInternals) import AsyncBridge
+import Dispatch
 import Testing
 
 /// An outer flow the test drives by hand: `send`, `finish` and `fail` reach the current
@@ -148,4 +149,43 @@ final class FlatMapOwner: Sendable {
     static let shared = FlatMapOwner(name: "shared")
     let name: String
     init(name: String) { self.name = name }
+}
+
+/// Holds chosen events on their way from an inner's source to the operator (past the source's
+/// emitter, which a cancellation closes, and not yet at the operator) until released: how a
+/// test puts an event in flight at a switch or a cancellation.
+final class InFlightEvents: Sendable {
+    private let entered = DispatchSemaphore(value: 0)
+    private let released = DispatchSemaphore(value: 0)
+    private let senders = DispatchGroup()
+
+    /// `inner`, holding each value for which `isHeld` is true, and its completion if
+    /// `holdsCompletion`.
+    func holding<Failure: Error>(
+        _ inner: Flow<String, Failure>,
+        valuesWhere isHeld: @escaping @Sendable (String) -> Bool = { _ in false },
+        completion holdsCompletion: Bool = false
+    ) -> Flow<String, Failure> {
+        inner.handleEvents(
+            onValue: { if isHeld($0) { self.hold() } },
+            onCompletion: { _ in if holdsCompletion { self.hold() } }
+        )
+    }
+
+    /// Runs `send` on a thread of its own, and returns once the event it sends is held.
+    func send(_ send: @escaping @Sendable () -> Void) {
+        DispatchQueue(label: "in flight").async(group: senders, execute: send)
+        entered.wait()
+    }
+
+    /// Lets `count` held events go on, and waits until their senders have returned.
+    func release(_ count: Int = 1) {
+        for _ in 0..<count { released.signal() }
+        senders.wait()
+    }
+
+    private func hold() {
+        entered.signal()
+        released.wait()
+    }
 }

@@ -61,28 +61,61 @@ struct FlowFlatMapLatestTests {
     @Test func aValueInFlightFromTheReplacedInnerNeverArrivesAfterTheNewInnersValues() {
         let outer = ManualOuterFlow<String, Never>()
         let inners = ManualInnerFlows<String, Never>()
-        let entered = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
+        let inFlight = InFlightEvents()
         let recorder = FlowRecorder(outer.flow.flatMapLatest { key in
-            inners.flow(key).map { value in
-                if value == "late" {
-                    entered.signal()
-                    release.wait()
-                }
-                return value
-            }
+            inFlight.holding(inners.flow(key), valuesWhere: { $0 == "late" })
         })
         outer.send("a")
-        let sender = DispatchGroup()
-        DispatchQueue(label: "sender").async(group: sender) { inners.send("a", "late") }
-        entered.wait()  // "late" has left a's emitter and not yet reached flatMapLatest
+        inFlight.send { inners.send("a", "late") }  // it has left a's emitter, not yet reached flatMapLatest
         outer.send("b")
         inners.send("b", "b1")
-        release.signal()
-        sender.wait()
+        inFlight.release()
         inners.send("b", "b2")
         #expect(recorder.values == ["b1", "b2"])
         #expect(inners.cancels("a") == 1)
+    }
+
+    /// A failure that has left the replaced inner's source at the switch, and reaches the
+    /// operator only afterwards, is ignored: the new inner goes on.
+    @Test func aFailureInFlightFromTheReplacedInnerIsIgnored() {
+        let outer = ManualOuterFlow<String, TestError>()
+        let inners = ManualInnerFlows<String, TestError>()
+        let inFlight = InFlightEvents()
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { key in
+            inFlight.holding(inners.flow(key), completion: key == "a")
+        })
+        outer.send("a")
+        inFlight.send { inners.fail("a", TestError(code: 1)) }  // it has left a's emitter, not yet reached flatMapLatest
+        outer.send("b")
+        inners.send("b", "1")
+        inFlight.release()
+        inners.send("b", "2")
+        inners.finish("b")
+        outer.finish()
+        #expect(recorder.events == marbles("12|"))
+        #expect(outer.cancels == 0)
+    }
+
+    /// Three switches while values of each replaced inner are still on their way: none of them
+    /// arrives after a value of a later inner, whichever inner it came from.
+    @Test func valuesInFlightFromSeveralReplacedInnersNeverFollowALaterInnersValues() {
+        let outer = ManualOuterFlow<String, Never>()
+        let inners = ManualInnerFlows<String, Never>()
+        let inFlight = InFlightEvents()
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { key in
+            inFlight.holding(inners.flow(key), valuesWhere: { $0.hasSuffix("late") })
+        })
+        for key in ["a", "b", "c"] {
+            outer.send(key)
+            inners.send(key, key)
+            inFlight.send { inners.send(key, key + " late") }
+        }
+        outer.send("d")
+        inners.send("d", "d")
+        inFlight.release(3)
+        inners.send("d", "d2")
+        #expect(recorder.values == ["a", "b", "c", "d", "d2"])
+        #expect(["a", "b", "c", "d"].map(inners.cancels) == [1, 1, 1, 0])
     }
 
     @Test func aFailureOfTheLatestInnerFailsTheResultAndCancelsTheOuter() {

@@ -275,4 +275,51 @@ struct FlowFlatMapTests {
         #expect(FlowRecorder(flow).events == [.value(0), .value(1), .failure(TestError(code: 2))])
         #expect(outerValues.value == 3)
     }
+
+    // MARK: inners that stay open
+
+    /// Inners finish in an order other than their start's, so the running ones move within
+    /// the operator's bookkeeping: each finish still frees its own slot, and cancelling reaches
+    /// exactly the inners still running (once each) and never starts the queued values.
+    @Test func innersFinishingOutOfOrderFreeTheirOwnSlotsAndCancellingReachesExactlyTheRunningOnes() {
+        let outer = ManualOuterFlow<String, TestError>()
+        let inners = ManualInnerFlows<String, TestError>()
+        let recorder = FlowRecorder(outer.flow.flatMap(maxConcurrent: 3) { inners.flow($0) })
+        for key in ["a", "b", "c", "d"] { outer.send(key) }
+        #expect(inners.running == ["a", "b", "c"], "d waits")
+        inners.finish("a")
+        #expect(inners.running == ["b", "c", "d"])
+        inners.finish("c")
+        inners.send("d", "1")
+        outer.send("e")
+        #expect(inners.running == ["b", "d", "e"], "c's slot is free: e starts at once")
+        inners.finish("e")
+        inners.send("b", "2")
+        for key in ["f", "g", "h"] { outer.send(key) }
+        #expect(inners.running == ["b", "d", "f"], "g and h wait")
+        recorder.cancel()
+        #expect(recorder.events == marbles("12"))
+        #expect(["a", "b", "c", "d", "e", "f"].map(inners.cancels) == [0, 1, 0, 1, 0, 1])
+        #expect(inners.subscribed == ["a", "b", "c", "d", "e", "f"], "the queued values never start")
+    }
+
+    /// A value that has left its inner's source when the subscription is cancelled, and reaches
+    /// the operator only afterwards, is not delivered.
+    @Test(arguments: [1, 3, Int.max])
+    func aValueInFlightWhenTheSubscriptionIsCancelledIsNotDelivered(_ maxConcurrent: Int) {
+        let outer = ManualOuterFlow<String, Never>()
+        let inners = ManualInnerFlows<String, Never>()
+        let inFlight = InFlightEvents()
+        let recorder = FlowRecorder(outer.flow.flatMap(maxConcurrent: maxConcurrent) { key in
+            inFlight.holding(inners.flow(key), valuesWhere: { $0 == "late" })
+        })
+        outer.send("a")
+        outer.send("b")
+        inners.send("a", "early")
+        inFlight.send { inners.send("a", "late") }  // it has left a's emitter, not yet reached flatMap
+        recorder.cancel()
+        inFlight.release()
+        #expect(recorder.values == ["early"])
+        #expect(inners.cancels("a") == 1)
+    }
 }
