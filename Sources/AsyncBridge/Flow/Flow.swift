@@ -102,6 +102,11 @@ public struct Flow<Element: Sendable, Failure: Error>: Sendable {
 /// A subscriber's handlers and whether it has ended, in one object: the receiving closures of
 /// `subscribe(onValue:onCompletion:)` capture it alone.
 ///
+/// ```swift
+/// let handlers = FlowHandlers(subscription: subscription, onValue: { print($0) }, onCompletion: { _ in })
+/// FlowSubscriber(subscription: subscription, receive: { handlers.receive($0) }, completeMarkingSubscription: { handlers.complete($0) })
+/// ```
+///
 /// Unchecked: `isEnded` is read and written only by deliveries, which are serialised
 /// (contract 3); the rest is immutable and `Sendable`.
 @usableFromInline

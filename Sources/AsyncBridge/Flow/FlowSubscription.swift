@@ -140,6 +140,12 @@ struct FlowSubscription: Sendable {
 
 /// The cancel actions of a subscription. The first is kept inline: most subscriptions have
 /// one (their source's), and an array would cost an allocation per subscription.
+///
+/// ```swift
+/// var actions = FlowCancelActions()
+/// actions.add { task.cancel() }
+/// actions.runLatestFirst()
+/// ```
 @usableFromInline
 struct FlowCancelActions: Sendable {
     @usableFromInline var first: CancelAction?
