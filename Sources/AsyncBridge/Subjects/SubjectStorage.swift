@@ -170,7 +170,8 @@ final class SubjectSubscriber<Element, Failure: Error>: Sendable {
     /// Set, under the subject's lock, when it is removed by the thread delivering an event
     /// it is a recipient of (a handler cancelled it); read by that thread, without the lock,
     /// before each delivery of that event. No other thread touches it (see
-    /// ``SubjectStateMachine/remove(_:)``), so it needs no lock of its own.
+    /// ``SubjectStateMachine/remove(_:)``), so it needs no lock of its own. (A ``hole()`` has
+    /// it set before any thread sees it.)
     @exclusivity(unchecked)
     @usableFromInline nonisolated(unsafe) var isRemovedDuringDelivery = false
 
@@ -178,5 +179,19 @@ final class SubjectSubscriber<Element, Failure: Error>: Sendable {
     init(_ downstream: FlowSubscriber<Element, Failure>, id: SubjectSubscriberID) {
         self.downstream = downstream
         self.id = id
+    }
+
+    /// What fills the position of a subscriber that left (see ``SubjectSubscriberTable``):
+    /// marked removed, so the deliverer skips it. Its downstream is never called.
+    @inlinable
+    static func hole() -> SubjectSubscriber {
+        let downstream = FlowSubscriber<Element, Failure>(
+            subscription: FlowSubscription(),
+            receive: { _ in .stop },
+            completeMarkingSubscription: { _ in }
+        )
+        let hole = SubjectSubscriber(downstream, id: SubjectSubscriberID(slot: -1, serial: 0))
+        hole.isRemovedDuringDelivery = true
+        return hole
     }
 }

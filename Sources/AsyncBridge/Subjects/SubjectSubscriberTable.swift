@@ -5,8 +5,10 @@
 ///   ``SubjectSubscriberID`` (slots of subscribers that left are reused, and the id's serial
 ///   tells a slot's subscriber from the one it had before).
 /// - A joined subscriber also has a **position** in ``list``, which the deliverer goes through
-///   with no lock held. Leaving empties its position (a hole, skipped); holes at the end are
-///   dropped at once, and the list is compacted when they grow to half of it.
+///   with no lock held. Leaving leaves a hole: ``hole``, a stand-in marked removed, which the
+///   deliverer skips as it skips any subscriber removed during a delivery (so going through
+///   the list costs no more per subscriber). Holes at the end are dropped at once, and the
+///   list is compacted when they grow to half of it.
 /// - While the deliverer goes through the list (it has been **lent**, for a value or the
 ///   completion), the list is never changed: the first change makes a new list, and the lent
 ///   one is kept in ``retired`` until the deliverer gives it back. So a change costs a copy
@@ -56,8 +58,10 @@ struct SubjectSubscriberTable<Element, Failure: Error>: @unchecked Sendable {
     @usableFromInline var isListLent = false
     /// The list lent to the deliverer, once replaced: kept until ``giveBack()``.
     @usableFromInline var retired: List?
-    /// The emptied positions in ``list``.
+    /// How many positions of ``list`` hold ``hole``.
     @usableFromInline var holes = 0
+    /// What fills the position of a subscriber that left; made at the first one.
+    @usableFromInline var hole: Subscriber?
     @usableFromInline var entries: ContiguousArray<Entry> = []
     /// The first free slot, or -1.
     @usableFromInline var firstFree = -1
@@ -118,9 +122,14 @@ struct SubjectSubscriberTable<Element, Failure: Error>: @unchecked Sendable {
         if isListLent { replaced = rebuild(capacity: list.room) }
         let position = entries[id.slot].position
         free(id.slot)
-        let removed = list.take(at: position)
-        holes += 1
-        holes -= list.dropTrailingHoles()
+        let removed: Subscriber
+        if position == list.count - 1 {
+            removed = list.removeLast()
+            if let hole { holes -= list.dropTrailing(hole) }
+        } else {
+            removed = list.replace(at: position, with: hole ?? makeHole())
+            holes += 1
+        }
         if holes > 16, holes * 2 > list.count {
             assert(replaced == nil, "Internal inconsistency: a list rebuilt twice in one removal")
             replaced = rebuild(capacity: Swift.max(4, (list.count - holes) * 2))
@@ -172,6 +181,13 @@ struct SubjectSubscriberTable<Element, Failure: Error>: @unchecked Sendable {
 
     // MARK: Internals
 
+    @inlinable @inline(never)
+    mutating func makeHole() -> Subscriber {
+        let hole = Subscriber.hole()
+        self.hole = hole
+        return hole
+    }
+
     @inlinable
     mutating func free(_ slot: Int) {
         entries[slot] = Entry(serial: 0, position: firstFree)
@@ -186,10 +202,8 @@ struct SubjectSubscriberTable<Element, Failure: Error>: @unchecked Sendable {
         let new = List.make(capacity: capacity)
         let old = list
         let lent = isListLent
-        old.forEachPosition { position, subscriber in
-            entries[subscriber.id.slot].position = new.append(lent ? subscriber : old.take(at: position)!)
-        }
-        if !lent { old.removeAll() }
+        let place = { (subscriber: Subscriber) in self.entries[subscriber.id.slot].position = new.append(subscriber) }
+        if lent { old.forEach(except: hole, place) } else { old.moveAll(except: hole, place) }
         list = new
         holes = 0
         guard lent else { return old }
@@ -219,9 +233,10 @@ struct SubjectSubscriberID: Sendable {
     }
 }
 
-/// The joined subscribers of a subject, in the order they joined; a removed one leaves a hole.
-/// Lent to the deliverer, which goes through it with no lock held and no reference of its
-/// own (the subject's state keeps it alive): see ``SubjectSubscriberTable``.
+/// The joined subscribers of a subject, in the order they joined; a removed one leaves a hole
+/// (see ``SubjectSubscriberTable/hole``). Lent to the deliverer, which goes through it with no
+/// lock held and no reference of its own (the subject's state keeps it alive): see
+/// ``SubjectSubscriberTable``.
 ///
 /// ```swift
 /// let list = SubjectSubscriberList<Int, Never>.make(capacity: 4)
@@ -230,7 +245,7 @@ struct SubjectSubscriberID: Sendable {
 /// ```
 @usableFromInline
 final class SubjectSubscriberList<Element, Failure: Error>:
-    ManagedBuffer<SubjectSubscriberListHeader, SubjectSubscriber<Element, Failure>?> {
+    ManagedBuffer<SubjectSubscriberListHeader, SubjectSubscriber<Element, Failure>> {
     @usableFromInline typealias Subscriber = SubjectSubscriber<Element, Failure>
 
     @inlinable
@@ -262,42 +277,58 @@ final class SubjectSubscriberList<Element, Failure: Error>:
         }
     }
 
-    /// Empties `position`, handing back its subscriber.
+    /// Removes the subscriber at the end and hands it back.
     @inlinable
-    func take(at position: Int) -> Subscriber? {
+    func removeLast() -> Subscriber {
+        withUnsafeMutablePointers { header, positions in
+            header.pointee.count -= 1
+            return (positions + header.pointee.count).move()
+        }
+    }
+
+    /// Puts `filler` at `position`, handing back the subscriber that was there.
+    @inlinable
+    func replace(at position: Int, with filler: Subscriber) -> Subscriber {
         withUnsafeMutablePointerToElements { positions in
             let subscriber = (positions + position).move()
-            (positions + position).initialize(to: nil)
+            (positions + position).initialize(to: filler)
             return subscriber
         }
     }
 
-    /// Drops the holes at the end; returns how many.
+    /// Drops the positions at the end that hold `hole`; returns how many.
     @inlinable
-    func dropTrailingHoles() -> Int {
+    func dropTrailing(_ hole: Subscriber) -> Int {
         withUnsafeMutablePointers { header, positions in
             var dropped = 0
-            while header.pointee.count > 0, positions[header.pointee.count - 1] == nil {
+            while header.pointee.count > 0, positions[header.pointee.count - 1] === hole {
                 header.pointee.count -= 1
+                (positions + header.pointee.count).deinitialize(count: 1)
                 dropped += 1
             }
             return dropped
         }
     }
 
-    /// Forgets every position, which must all be holes (their subscribers were taken).
+    /// Calls `body` with each subscriber but `hole`, in order.
     @inlinable
-    func removeAll() {
-        withUnsafeMutablePointerToHeader { $0.pointee.count = 0 }
+    func forEach(except hole: Subscriber?, _ body: (Subscriber) -> Void) {
+        withUnsafeMutablePointers { header, positions in
+            for position in 0..<header.pointee.count where positions[position] !== hole {
+                body(positions[position])
+            }
+        }
     }
 
-    /// Calls `body` with each subscriber and its position, in order.
+    /// Hands each subscriber but `hole` to `body`, in order, and empties the list.
     @inlinable
-    func forEachPosition(_ body: (Int, Subscriber) -> Void) {
+    func moveAll(except hole: Subscriber?, _ body: (Subscriber) -> Void) {
         withUnsafeMutablePointers { header, positions in
             for position in 0..<header.pointee.count {
-                if let subscriber = positions[position] { body(position, subscriber) }
+                let subscriber = (positions + position).move()
+                if subscriber !== hole { body(subscriber) }
             }
+            header.pointee.count = 0
         }
     }
 
@@ -307,7 +338,6 @@ final class SubjectSubscriberList<Element, Failure: Error>:
     func forEach(_ body: (Subscriber) -> Void) {
         withUnsafeMutablePointers { header, positions in
             for member in UnsafeBufferPointer(start: positions, count: header.pointee.count) {
-                guard let member else { continue }
                 Unmanaged.passUnretained(member)._withUnsafeGuaranteedRef { body($0) }
             }
         }
