@@ -88,20 +88,60 @@ public struct Flow<Element: Sendable, Failure: Error>: Sendable {
         onCompletion: @escaping @Sendable (FlowCompletion<Failure>) -> Void
     ) -> CancellationToken {
         let subscription = FlowSubscription()
-        let ended = SerialState(false)
+        let handlers = FlowHandlers(subscription: subscription, onValue: onValue, onCompletion: onCompletion)
+        // Each closure captures only `handlers`, which is then its context: no allocation.
         run(FlowSubscriber(
             subscription: subscription,
-            receive: { value in
-                if ended.value { return .stop }
-                onValue(value)
-                return .more
-            },
-            complete: { completion in
-                if ended.value { return }
-                ended.value = true
-                onCompletion(completion)
-            }
+            receive: { handlers.receive($0) },
+            completeMarkingSubscription: { handlers.complete($0) }
         ))
         return CancellationToken { subscription.cancel() }
+    }
+}
+
+/// A subscriber's handlers and whether it has ended, in one object: the receiving closures of
+/// `subscribe(onValue:onCompletion:)` capture it alone.
+///
+/// ```swift
+/// let handlers = FlowHandlers(subscription: subscription, onValue: { print($0) }, onCompletion: { _ in })
+/// FlowSubscriber(subscription: subscription, receive: { handlers.receive($0) }, completeMarkingSubscription: { handlers.complete($0) })
+/// ```
+///
+/// Unchecked: `isEnded` is read and written only by deliveries, which are serialised
+/// (contract 3); the rest is immutable and `Sendable`.
+@usableFromInline
+final class FlowHandlers<Element, Failure: Error>: @unchecked Sendable {
+    @usableFromInline let subscription: FlowSubscription
+    @usableFromInline let onValue: @Sendable (Element) -> Void
+    @usableFromInline let onCompletion: @Sendable (FlowCompletion<Failure>) -> Void
+    @exclusivity(unchecked)
+    @usableFromInline var isEnded = false
+
+    @inlinable
+    init(
+        subscription: FlowSubscription,
+        onValue: @escaping @Sendable (Element) -> Void,
+        onCompletion: @escaping @Sendable (FlowCompletion<Failure>) -> Void
+    ) {
+        self.subscription = subscription
+        self.onValue = onValue
+        self.onCompletion = onCompletion
+    }
+
+    @inlinable
+    func receive(_ value: Element) -> FlowDemand {
+        if isEnded { return .stop }
+        onValue(value)
+        return .more
+    }
+
+    /// Marks the subscription completed first, so its cancel actions are released without
+    /// running (see ``FlowSubscriber``).
+    @inlinable
+    func complete(_ completion: FlowCompletion<Failure>) {
+        subscription.complete()
+        if isEnded { return }
+        isEnded = true
+        onCompletion(completion)
     }
 }

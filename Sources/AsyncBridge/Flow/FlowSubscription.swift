@@ -17,7 +17,7 @@ struct FlowSubscription: Sendable {
     enum State: Sendable {
         /// `watched`: the owner looks at the subscription (``endWatch()``) instead of being told
         /// that it completed (flatMap, for the inner it is subscribing).
-        case active([CancelAction], watched: Bool)
+        case active(FlowCancelActions, watched: Bool)
         case cancelled
         case completed(whileWatched: Bool)
     }
@@ -38,13 +38,13 @@ struct FlowSubscription: Sendable {
 
     @inlinable
     init() {
-        state = .make(.active([], watched: false))
+        state = .make(.active(FlowCancelActions(), watched: false))
     }
 
     /// A watched subscription (see ``endWatch()``).
     @inlinable
     init(watched: Bool) {
-        state = .make(.active([], watched: watched))
+        state = .make(.active(FlowCancelActions(), watched: watched))
     }
 
     /// A subscription for an upstream that this subscription's operator may cancel on its own
@@ -63,8 +63,8 @@ struct FlowSubscription: Sendable {
         let runNow = state.withLock { state -> Bool in
             switch state {
             case .active(var actions, let watched):
-                state = .cancelled  // release the array's other reference before appending
-                actions.append(action)
+                state = .cancelled  // release the other reference to the actions before adding
+                actions.add(action)
                 state = .active(actions, watched: watched)
                 return false
             case .cancelled:
@@ -79,12 +79,12 @@ struct FlowSubscription: Sendable {
     /// Cancels: runs the registered actions once, latest first.
     @inlinable
     func cancel() {
-        let actions = state.withLock { state -> [CancelAction] in
-            guard case .active(let actions, _) = state else { return [] }
+        let actions = state.withLock { state -> FlowCancelActions? in
+            guard case .active(let actions, _) = state else { return nil }
             state = .cancelled
             return actions
         }
-        for action in actions.reversed() { action() }
+        actions?.runLatestFirst()
     }
 
     /// The flow completed: release the actions without running them. Returns whether the
@@ -92,8 +92,8 @@ struct FlowSubscription: Sendable {
     @inlinable
     @discardableResult
     func complete() -> Bool {
-        let (actions, watched) = state.withLock { state -> ([CancelAction], Bool) in
-            guard case .active(let actions, let watched) = state else { return ([], false) }
+        let (actions, watched) = state.withLock { state -> (FlowCancelActions?, Bool) in
+            guard case .active(let actions, let watched) = state else { return (nil, false) }
             state = .completed(whileWatched: watched)
             return (actions, watched)
         }
@@ -104,9 +104,9 @@ struct FlowSubscription: Sendable {
     /// ``complete()`` under a lock of the caller's: hands back the actions for the caller to
     /// release once it has unlocked.
     @inlinable
-    func completeKeepingActions() -> [CancelAction] {
+    func completeKeepingActions() -> FlowCancelActions? {
         state.withLock { state in
-            guard case .active(let actions, let watched) = state else { return [] }
+            guard case .active(let actions, let watched) = state else { return nil }
             state = .completed(whileWatched: watched)
             return actions
         }
@@ -123,7 +123,7 @@ struct FlowSubscription: Sendable {
                 state = .active(actions, watched: false)
                 return .active
             case .completed(whileWatched: true):
-                state = .active([], watched: true)
+                state = .active(FlowCancelActions(), watched: true)
                 return .completed
             default:
                 return .ended
@@ -135,6 +135,35 @@ struct FlowSubscription: Sendable {
     @inlinable
     var isCancelled: Bool {
         state.withLock { if case .cancelled = $0 { return true } else { return false } }
+    }
+}
+
+/// The cancel actions of a subscription. The first is kept inline: most subscriptions have
+/// one (their source's), and an array would cost an allocation per subscription.
+///
+/// ```swift
+/// var actions = FlowCancelActions()
+/// actions.add { task.cancel() }
+/// actions.runLatestFirst()
+/// ```
+@usableFromInline
+struct FlowCancelActions: Sendable {
+    @usableFromInline var first: CancelAction?
+    @usableFromInline var others: [CancelAction] = []
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    mutating func add(_ action: @escaping CancelAction) {
+        if first == nil { first = action } else { others.append(action) }
+    }
+
+    /// Runs every action, the latest added first.
+    @inlinable
+    func runLatestFirst() {
+        for action in others.reversed() { action() }
+        first?()
     }
 }
 

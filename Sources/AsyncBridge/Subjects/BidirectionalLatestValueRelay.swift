@@ -47,6 +47,7 @@ public final class BidirectionalLatestValueRelay<Element: Sendable>: Sendable {
     /// ```swift
     /// let relay = BidirectionalLatestValueRelay(value: false)
     /// ```
+    @inlinable
     public init(value: Element) {
         let fromView = SubjectStorage<Element, Never>(bufferSize: 0)
         let fromWork = SubjectStorage<Element, Never>(bufferSize: 1, initial: [value])

@@ -48,6 +48,7 @@ public final class BidirectionalLiveRelay<Element: Sendable>: Sendable {
     /// ```swift
     /// let relay = BidirectionalLiveRelay<Bool>()
     /// ```
+    @inlinable
     public init() {
         let fromView = SubjectStorage<Element, Never>(bufferSize: 0)
         let fromWork = SubjectStorage<Element, Never>(bufferSize: 0)

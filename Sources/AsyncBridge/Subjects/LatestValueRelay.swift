@@ -34,6 +34,7 @@ public final class LatestValueRelay<Element: Sendable>: FlowRelay {
     /// ```swift
     /// let isLoadingRelay = LatestValueRelay(value: false)
     /// ```
+    @inlinable
     public init(value: Element) {
         storage = SubjectStorage(bufferSize: 1, initial: [value])
         flow = storage.flow

@@ -41,6 +41,7 @@ public final class LatestValueSubject<Element: Sendable, Failure: Error>: FlowSu
     /// ```swift
     /// let volume = LatestValueSubject<Double, Never>(value: 0.5)
     /// ```
+    @inlinable
     public init(value: Element) {
         storage = SubjectStorage(bufferSize: 1, initial: [value], replaysAfterCompletion: false)
         flow = storage.flow

@@ -30,6 +30,7 @@ public final class LiveRelay<Element: Sendable>: FlowRelay {
     /// ```swift
     /// let refreshRelay = LiveRelay<Void>()
     /// ```
+    @inlinable
     public init() {
         storage = SubjectStorage(bufferSize: 0)
         flow = storage.flow

@@ -41,6 +41,7 @@ public final class LiveSubject<Element: Sendable, Failure: Error>: FlowSubject {
     /// ```swift
     /// let taps = LiveSubject<Void, Never>()
     /// ```
+    @inlinable
     public init() {
         storage = SubjectStorage(bufferSize: 0)
         flow = storage.flow

@@ -25,7 +25,7 @@ public struct RelayEndpoint<Element: Sendable>: FlowRelay {
     /// ```
     public let flow: Flow<Element, Never>
 
-    @usableFromInline
+    @inlinable
     init(outgoing: SubjectStorage<Element, Never>, incoming: SubjectStorage<Element, Never>) {
         self.outgoing = outgoing
         flow = incoming.flow

@@ -30,6 +30,7 @@ public final class ReplayingRelay<Element: Sendable>: FlowRelay {
     /// ```swift
     /// let logRelay = ReplayingRelay<String>(bufferSize: 100)
     /// ```
+    @inlinable
     public init(bufferSize: Int) {
         storage = SubjectStorage(bufferSize: bufferSize)
         flow = storage.flow

@@ -40,6 +40,7 @@ public final class ReplayingSubject<Element: Sendable, Failure: Error>: FlowSubj
     /// ```swift
     /// let lastThree = ReplayingSubject<String, Never>(bufferSize: 3)
     /// ```
+    @inlinable
     public init(bufferSize: Int) {
         storage = SubjectStorage(bufferSize: bufferSize)
         flow = storage.flow

@@ -18,14 +18,14 @@
 /// order and queue their events in the other.
 ///
 /// **The cost of a send** is two critical sections when nobody else is delivering: one that
-/// accepts the value and makes the caller the deliverer, handing it the subscribers, and one,
+/// accepts the value and makes the caller the deliverer, lending it the subscribers, and one,
 /// after delivering, that finds the queue empty and lets the role go. Nothing else is
 /// locked, allocated or even reference-counted per send:
 ///
-/// - The subscribers are a ``SubjectSubscriberList`` that is never changed, only replaced, so
-///   the deliverer goes through it with no lock held. The state keeps the list the deliverer
-///   holds alive until its event is delivered (see ``retired``), so the deliverer does not
-///   retain it.
+/// - The subscribers are a ``SubjectSubscriberTable``, whose list of joined subscribers is
+///   never changed while it is lent to the deliverer, so the deliverer goes through it with no
+///   lock held; the state keeps it alive until its event is delivered, so the deliverer does
+///   not retain it. Subscribing and cancelling cost the same whatever the number of others.
 /// - No lock per subscriber: who receives an event is decided when it is taken, under the
 ///   lock, so a subscriber removed before that gets nothing more. One removed while the
 ///   event is in flight is skipped too when the removal comes from the delivering thread (a
@@ -34,12 +34,13 @@
 ///
 /// ```swift
 /// var machine = SubjectStateMachine<Int, Never>(bufferSize: 1, initial: [0], replaysAfterCompletion: false)
-/// let (recipients, evicted) = machine.send(1)   // recipients: none yet (the caller delivers), evicted 0
+/// let (recipients, evicted) = machine.send(1)   // the caller delivers 1 to recipients; evicted 0
 /// ```
 @usableFromInline
 struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline typealias Subscriber = SubjectSubscriber<Element, Failure>
     @usableFromInline typealias Subscribers = SubjectSubscriberList<Element, Failure>
+    @usableFromInline typealias Table = SubjectSubscriberTable<Element, Failure>
 
     /// One thing to deliver, in the order the subject accepted it.
     @usableFromInline
@@ -59,24 +60,16 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
         /// Nothing: the event was ignored (sent after the completion), or queued for the
         /// thread that is delivering, or the queue is empty.
         case none
-        /// The caller is the deliverer: deliver `event` to `subscribers`, then ask ``next()``
-        /// for the following event. The list is not retained: the state keeps it alive until
-        /// then.
-        case deliver(Event, to: Unmanaged<Subscribers>)
+        /// The caller is the deliverer: deliver `event`, then ask ``next()`` for the
+        /// following event. `recipients`, for a value or the completion, is the list lent by
+        /// the table (not retained: the state keeps it alive until then).
+        case deliver(Event, to: Unmanaged<Subscribers>?)
     }
 
-    /// The subscribers that have joined: their subscription event has been delivered. Kept
-    /// while the completion is delivered (so that a handler can still remove one), released
-    /// by ``completionDelivered()``. Replaced, never changed: see ``replaceSubscribers(with:)``.
-    @usableFromInline var subscribers = Subscribers([])
-    /// The list the deliverer is going through, when it has been replaced since it was handed
-    /// out: kept alive until the deliverer asks ``next()``, which hands it back for release.
-    /// Always `nil` when nobody delivers.
-    @usableFromInline var retired: Subscribers?
-    /// The subscribers that have not joined yet: their subscription event is queued or being
-    /// delivered (their replay). Removing one from here is how a cancellation stops its
-    /// replay and keeps it from joining.
-    @usableFromInline var joining: [Subscriber] = []
+    /// Every subscriber, joining or joined. The joined ones are kept while the completion is
+    /// delivered (so that a handler can still remove one), released by
+    /// ``completionDelivered()``.
+    @usableFromInline var subscribers = Table()
     @usableFromInline var buffer: ReplayBuffer<Element>
     /// Whether a late subscriber to a completed subject gets the buffer before the
     /// completion (a replay subject) or the completion alone (a behavior subject).
@@ -90,8 +83,6 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
     /// so clearing the queue under the lock never releases a value (whose `deinit` is user code).
     @usableFromInline var queue: [Event?] = []
     @usableFromInline var head = 0
-    /// The identity given to the latest subscriber.
-    @usableFromInline var lastID: UInt64 = 0
 
     @inlinable
     init(bufferSize: Int, initial: [Element], replaysAfterCompletion: Bool) {
@@ -115,7 +106,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
             queue.append(.value(value))
             return (nil, evicted)
         }
-        return (.passUnretained(subscribers), evicted)
+        return (subscribers.lend(), evicted)
     }
 
     /// The subject finished or failed; only the first completion counts.
@@ -130,10 +121,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
     /// subscription event is queued by ``subscribe(_:)``.
     @inlinable
     mutating func register(_ downstream: FlowSubscriber<Element, Failure>) -> Subscriber {
-        lastID &+= 1
-        let subscriber = Subscriber(downstream, id: lastID)
-        joining.append(subscriber)
-        return subscriber
+        Subscriber(downstream, id: subscribers.register())
     }
 
     /// A registered subscriber's turn in the queue: it gets the buffer as it is now. If it was
@@ -154,8 +142,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
         guard isDelivering else {
             preconditionFailure("Internal inconsistency: next() called by a thread that is not delivering")
         }
-        let retired = self.retired
-        self.retired = nil
+        let retired = subscribers.giveBack()
         guard head < queue.count else {
             isDelivering = false
             deliverer = nil
@@ -180,23 +167,22 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
         }
         queue[head] = nil
         head += 1
-        return .deliver(event, to: .passUnretained(subscribers))
+        return deliver(event)
     }
 
     /// Whether `subscriber` is still waiting to join (it was not cancelled during its replay).
     @inlinable
     func isJoining(_ subscriber: Subscriber) -> Bool {
-        joining.contains { $0 === subscriber }
+        subscribers.isJoining(subscriber.id)
     }
 
     /// A subscriber's replay has been delivered and the subject had not completed when it
     /// subscribed: from now on it receives what is sent (a completion accepted since then is
     /// queued behind it, so it gets that too). Not if it was cancelled in the meantime.
-    /// Returns the list it replaced, for the caller to release after unlocking.
+    /// Returns the list it replaced, if any, for the caller to release after unlocking.
     @inlinable
     mutating func admit(_ subscriber: Subscriber) -> Subscribers? {
-        guard let index = joining.firstIndex(where: { $0 === subscriber }) else { return nil }
-        return replaceSubscribers(with: subscribers.members + [joining.remove(at: index)])
+        subscribers.admit(subscriber)
     }
 
     /// A subscriber's replay has been delivered and the subject had completed when it
@@ -204,9 +190,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
     /// still holds it, so nothing is released here.
     @inlinable
     mutating func leave(_ subscriber: Subscriber) -> Bool {
-        guard let index = joining.firstIndex(where: { $0 === subscriber }) else { return false }
-        joining.remove(at: index)
-        return true
+        subscribers.leave(subscriber.id)
     }
 
     /// The completion has been delivered: the subject holds no subscriber any more. Returns
@@ -214,11 +198,11 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
     /// after unlocking.
     @inlinable
     mutating func completionDelivered() -> Subscribers? {
-        replaceSubscribers(with: [])
+        subscribers.removeAllJoined()
     }
 
     /// A subscriber cancelled (or wants no more): it gets nothing from now on. Returns it, and
-    /// the list it was in, for the caller to release after unlocking.
+    /// the list it was in if that was replaced, for the caller to release after unlocking.
     ///
     /// Every event taken from now on leaves it out. The event in flight, if any, was taken
     /// before, with it among the recipients: when this call comes from the delivering thread
@@ -226,21 +210,12 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
     /// deliverer, on this same thread, skips it for the rest of that event. A call from
     /// another thread leaves the mark alone (the deliverer reads it without the lock, so only
     /// its own thread may write it): the event in flight may still reach it, the exception
-    /// contract 3 allows.
+    /// contract 3 allows. (One still joining is not marked: its replay checks, under the lock,
+    /// that it is still joining.)
     @inlinable
-    mutating func remove(_ id: UInt64) -> (removed: Subscriber?, list: Subscribers?) {
-        let removed: Subscriber
-        var list: Subscribers?
-        if let index = subscribers.members.firstIndex(where: { $0.id == id }) {
-            var members = subscribers.members
-            removed = members.remove(at: index)
-            list = replaceSubscribers(with: members)
-        } else if let index = joining.firstIndex(where: { $0.id == id }) {
-            removed = joining.remove(at: index)
-        } else {
-            return (nil, nil)
-        }
-        if isDelivering, let deliverer, deliverer.isCurrent {
+    mutating func remove(_ id: SubjectSubscriberID) -> (removed: Subscriber?, list: Subscribers?) {
+        let (removed, list) = subscribers.remove(id)
+        if let removed, isDelivering, let deliverer, deliverer.isCurrent {
             removed.isRemovedDuringDelivery = true
         }
         return (removed, list)
@@ -252,7 +227,6 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
     @inlinable
     mutating func claim() -> Bool {
         guard !isDelivering else { return false }
-        assert(retired == nil, "Internal inconsistency: a retired list outlived its delivery")
         isDelivering = true
         deliverer = .current
         return true
@@ -265,48 +239,13 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
             queue.append(event)
             return .none
         }
-        return .deliver(event, to: .passUnretained(subscribers))
+        return deliver(event)
     }
 
-    /// Makes `members` the subscribers. The list replaced may be the one the deliverer is
-    /// going through: then it is kept in ``retired`` until the deliverer asks ``next()``.
-    /// Otherwise it is returned, for the caller to release after unlocking. (Once a list is
-    /// retired during an event, the lists made after it were never handed out.)
+    /// The deliverer's next event, with the subscribers lent for a value or the completion.
     @inlinable
-    mutating func replaceSubscribers(with members: [Subscriber]) -> Subscribers? {
-        let replaced = subscribers
-        subscribers = Subscribers(members)
-        guard isDelivering, retired == nil else { return replaced }
-        retired = replaced
-        return nil
-    }
-}
-
-/// The subscribers of a subject as the deliverer goes through them: never changed, only
-/// replaced (see ``SubjectStateMachine/replaceSubscribers(with:)``), so the deliverer needs no
-/// lock to read one, and, kept alive by the subject's state, no reference of its own.
-///
-/// ```swift
-/// let list = SubjectSubscriberList([first, second])
-/// list.forEach { _ = $0.downstream.receive(1) }
-/// ```
-@usableFromInline
-final class SubjectSubscriberList<Element, Failure: Error>: Sendable {
-    @usableFromInline let members: [SubjectSubscriber<Element, Failure>]
-
-    @inlinable
-    init(_ members: [SubjectSubscriber<Element, Failure>]) {
-        self.members = members
-    }
-
-    /// Calls `body` with each member, borrowed from the list: the list, alive for the whole
-    /// call, holds them, so they are not retained one by one.
-    @inlinable
-    func forEach(_ body: (SubjectSubscriber<Element, Failure>) -> Void) {
-        members.withUnsafeBufferPointer { members in
-            for member in members {
-                Unmanaged.passUnretained(member)._withUnsafeGuaranteedRef { body($0) }
-            }
-        }
+    mutating func deliver(_ event: Event) -> Action {
+        if case .subscription = event { return .deliver(event, to: nil) }
+        return .deliver(event, to: subscribers.lend())
     }
 }

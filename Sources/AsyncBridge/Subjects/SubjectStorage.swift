@@ -23,13 +23,13 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
     ///   - initial: the values the buffer starts with (a behavior subject's initial value).
     ///   - replaysAfterCompletion: whether a subscriber that arrives after the completion
     ///     gets the buffer before it, or the completion alone.
-    @usableFromInline
+    @inlinable
     init(bufferSize: Int, initial: [Element] = [], replaysAfterCompletion: Bool = true) {
         state = .make(Machine(bufferSize: bufferSize, initial: initial, replaysAfterCompletion: replaysAfterCompletion))
     }
 
     /// The hot flow over this storage: subscribing joins the subject.
-    @usableFromInline
+    @inlinable
     var flow: Flow<Element, Failure> {
         Flow { [self] subscriber in subscribe(subscriber) }
     }
@@ -63,7 +63,7 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
     }
 
     /// Adds a subscriber; its replay is queued behind whatever is being delivered.
-    @usableFromInline
+    @inlinable
     func subscribe(_ downstream: FlowSubscriber<Element, Failure>) {
         // Registered first, so that a cancellation from now on removes it, even one that comes
         // before its subscription event is queued or while another thread delivers its replay.
@@ -78,8 +78,8 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
     }
 
     /// Stops delivering to the subscriber `id` and lets it go.
-    @usableFromInline
-    func remove(_ id: UInt64) {
+    @inlinable
+    func remove(_ id: SubjectSubscriberID) {
         let (removed, list) = state.withLock { $0.remove(id) }
         _ = (removed, list)  // released here, outside the lock
     }
@@ -96,13 +96,14 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
         }
     }
 
+    /// `recipients`: the lent list, for a value or the completion.
     @inlinable
-    func deliver(_ event: Machine.Event, to recipients: Unmanaged<Subscribers>) {
+    func deliver(_ event: Machine.Event, to recipients: Unmanaged<Subscribers>?) {
         switch event {
         case .value(let value):
-            deliver(value, to: recipients)
+            deliver(value, to: recipients!)
         case .completion(let completion):
-            finish(recipients, with: completion)
+            finish(recipients!, with: completion)
         case .subscription(let subscriber, let replay, let completion):
             join(subscriber, replay: replay, completion: completion)
         }
@@ -122,7 +123,7 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
     }
 
     /// Delivers the completion, then lets every subscriber go.
-    @usableFromInline
+    @inlinable
     func finish(_ recipients: Unmanaged<Subscribers>, with completion: FlowCompletion<Failure>) {
         recipients._withUnsafeGuaranteedRef { recipients in
             recipients.forEach { subscriber in
@@ -136,7 +137,7 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
     /// A new subscriber's turn in the queue: its replay, then the completion or joining.
     /// Checked under the lock before each replayed value: a cancellation from any thread
     /// stops the replay (this is once per subscription, not per send).
-    @usableFromInline
+    @inlinable
     func join(_ subscriber: Subscriber, replay: [Element], completion: FlowCompletion<Failure>?) {
         for value in replay {
             guard state.withLock({ $0.isJoining(subscriber) }) else { return }
@@ -158,24 +159,39 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
 /// deliverer.
 ///
 /// ```swift
-/// let subscriber = SubjectSubscriber(downstream, id: 1)
+/// let subscriber = SubjectSubscriber(downstream, id: table.register())
 /// if !subscriber.isRemovedDuringDelivery { _ = subscriber.downstream.receive(1) }
 /// ```
 @usableFromInline
 final class SubjectSubscriber<Element, Failure: Error>: Sendable {
     /// Unique within its subject; the subscription's cancel action removes it by this.
-    @usableFromInline let id: UInt64
+    @usableFromInline let id: SubjectSubscriberID
     @usableFromInline let downstream: FlowSubscriber<Element, Failure>
     /// Set, under the subject's lock, when it is removed by the thread delivering an event
     /// it is a recipient of (a handler cancelled it); read by that thread, without the lock,
     /// before each delivery of that event. No other thread touches it (see
-    /// ``SubjectStateMachine/remove(_:)``), so it needs no lock of its own.
+    /// ``SubjectStateMachine/remove(_:)``), so it needs no lock of its own. (A ``hole()`` has
+    /// it set before any thread sees it.)
     @exclusivity(unchecked)
     @usableFromInline nonisolated(unsafe) var isRemovedDuringDelivery = false
 
-    @usableFromInline
-    init(_ downstream: FlowSubscriber<Element, Failure>, id: UInt64) {
+    @inlinable
+    init(_ downstream: FlowSubscriber<Element, Failure>, id: SubjectSubscriberID) {
         self.downstream = downstream
         self.id = id
+    }
+
+    /// What fills the position of a subscriber that left (see ``SubjectSubscriberTable``):
+    /// marked removed, so the deliverer skips it. Its downstream is never called.
+    @inlinable
+    static func hole() -> SubjectSubscriber {
+        let downstream = FlowSubscriber<Element, Failure>(
+            subscription: FlowSubscription(),
+            receive: { _ in .stop },
+            completeMarkingSubscription: { _ in }
+        )
+        let hole = SubjectSubscriber(downstream, id: SubjectSubscriberID(slot: -1, serial: 0))
+        hole.isRemovedDuringDelivery = true
+        return hole
     }
 }
