@@ -90,9 +90,8 @@ struct ConsumerBufferStateMachine<Element: Sendable, Failure: Error>: Sendable {
     /// may be held (see ``currentThreadMayBeHeld()``) and the consumer's source is not being
     /// subscribed (``isSubscribing``); otherwise it keeps the value beyond the limit. Once
     /// the subscribe has returned, a producer is held until the buffer is below the limit
-    /// again, the values kept beyond it included. Always inlined: the per-value path of
-    /// `flow.values` and of a channel's send.
-    @inlinable @inline(__always)
+    /// again, the values kept beyond it included.
+    @inlinable
     mutating func receive(_ value: Element) -> ReceiveAction {
         switch state {
         case .receiving(let waiter?, _):

@@ -59,12 +59,13 @@ struct RingBuffer<Element> {
     @inlinable
     var capacity: Int { storage?.capacity ?? 0 }
 
-    /// Adds `element` at the end.
+    /// Adds `element` at the end. Always inlined: the per-value path of every buffer, whose
+    /// slow path (``reallocate()``) is out of line.
     ///
     /// ```swift
     /// queue.append(3)
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     mutating func append(_ element: Element) {
         if _slowPath(storage == nil || !isKnownUniquelyReferenced(&storage!) || storage.unsafelyUnwrapped.isFull) {
             reallocate()
