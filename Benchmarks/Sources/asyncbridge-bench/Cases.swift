@@ -76,11 +76,11 @@ let oneShotAndFlowCases: [BenchmarkCase] = [
     ),
     BenchmarkCase(
         id: "share-fanout",
-        peer: "direct subscriber",
+        peer: "OpenCombine share()",
         ratio: .speedup(atLeast: nil),
         allocations: .counted,
         ours: shareFanout,
-        peerBody: directDelivery
+        peerBody: openCombineShareFanout
     ),
 ]
 
@@ -252,22 +252,25 @@ func openCombineSubjectMapFilter(_ iterations: Int) async throws {
 
 let fanoutSubscribers = 100
 
-/// `iterations` deliveries: sends into `share(replay: 1)` fanned out to 100 subscribers.
+/// `iterations` deliveries: sends into `share()` fanned out to 100 subscribers.
 func shareFanout(_ iterations: Int) async throws {
     let subject = LiveSubject<Int, Never>()
-    let shared = subject.flow.share(replay: 1)
+    let shared = subject.flow.share()
     let sink = opaque { blackHole($0) }
     let tokens = (0..<fanoutSubscribers).map { _ in shared.subscribe(onValue: sink, onCompletion: { _ in }) }
     for value in 0..<opaque(iterations / fanoutSubscribers) { subject.send(value) }
     for token in tokens { token.cancel() }
 }
 
-/// The same number of deliveries to one direct subscriber of a subject.
-func directDelivery(_ iterations: Int) async throws {
-    let subject = LiveSubject<Int, Never>()
-    let token = subject.flow.subscribe(onValue: opaque { blackHole($0) }, onCompletion: { _ in })
-    for value in 0..<opaque(iterations) { subject.send(value) }
-    token.cancel()
+/// The same deliveries through OpenCombine's `share()` (a multicast through a subject,
+/// connected at the first subscriber), with the same 100 `sink`s.
+func openCombineShareFanout(_ iterations: Int) async throws {
+    let subject = OpenCombine.PassthroughSubject<Int, Never>()
+    let shared = subject.share()
+    let sink = opaque { blackHole($0) }
+    let cancellables = (0..<fanoutSubscribers).map { _ in shared.sink(receiveValue: sink) }
+    for value in 0..<opaque(iterations / fanoutSubscribers) { subject.send(value) }
+    for cancellable in cancellables { cancellable.cancel() }
 }
 
 // MARK: flatmap-just, flatmap-latest

@@ -34,11 +34,11 @@ let concurrencyCases: [BenchmarkCase] = [
     ),
     BenchmarkCase(
         id: "channel-1to4",
-        peer: "AsyncStream, 1 consumer",
+        peer: "4 AsyncStreams, 1 producer",
         ratio: .speedup(atLeast: nil),
         allocations: .counted,
         ours: channelOneToFour,
-        peerBody: asyncStreamThroughput
+        peerBody: asyncStreamsOneToFour
     ),
 ]
 
@@ -130,6 +130,32 @@ func channelOneToFour(_ iterations: Int) async throws {
         producerQueue.async {
             for value in 0..<count { channel.send(value) }
             channel.finish()
+        }
+        var sums: [Int] = []
+        for await sum in group { sums.append(sum) }
+        return sums
+    }
+    for sum in sums { blackHole(sum) }
+}
+
+/// The peer of `channel-1to4`: the same producer yields each value into four unbounded
+/// `AsyncStream`s, one per consuming task: four deliveries per value, as on our side.
+func asyncStreamsOneToFour(_ iterations: Int) async throws {
+    let count = opaque(iterations)
+    let streams = (0..<channelConsumers).map { _ in AsyncStream.makeStream(of: Int.self) }
+    let sums = await withTaskGroup(of: Int.self) { group in
+        for (stream, _) in streams {
+            group.addTask {
+                var sum = 0
+                for await value in stream { sum &+= value }
+                return sum
+            }
+        }
+        producerQueue.async {
+            for value in 0..<count {
+                for (_, continuation) in streams { continuation.yield(value) }
+            }
+            for (_, continuation) in streams { continuation.finish() }
         }
         var sums: [Int] = []
         for await sum in group { sums.append(sum) }

@@ -63,6 +63,8 @@ struct Options: Sendable {
     /// `--profile SIDE` runs that side of the selected cases `iterations` times, untimed.
     var profile: Side?
     var iterations = 10_000
+    /// `--memory-side NAME` (with `--iterations` values): the child process of a memory case.
+    var memorySide: String?
 
     static func parse(_ arguments: [String]) -> Options {
         var options = Options()
@@ -75,6 +77,7 @@ struct Options: Sendable {
             case "--profile":
                 guard let side = Side(rawValue: value) else { usage() }
                 options.profile = side
+            case "--memory-side": options.memorySide = value
             case "--iterations":
                 guard let count = Int(value), count >= 0 else { usage() }
                 options.iterations = count
@@ -86,8 +89,8 @@ struct Options: Sendable {
 }
 
 func usage() -> Never {
-    let ids = benchmarkCases.map(\.id).joined(separator: ", ")
-    printError("usage: asyncbridge-bench [--json PATH] [--filter ID] [--profile ours|peer [--iterations N]]\ncases: \(ids)")
+    let ids = (benchmarkCases.map(\.id) + memoryCases.map(\.id)).joined(separator: ", ")
+    printError("usage: asyncbridge-bench [--json PATH] [--filter ID] [--profile ours|peer [--iterations N]] [--memory-side NAME --iterations N]\ncases: \(ids)")
     exit(2)
 }
 
@@ -230,13 +233,16 @@ func fixed(_ value: Double, _ digits: Int) -> String {
 
 func printTable(_ rows: [Row]) {
     let header = ["case", "ours ns/op", "peer", "peer ns/op", "ratio", "allocs/op", "target", "met?"]
-    let cells = rows.map { row in
+    printTable(header, rows.map { row in
         [
             row.benchmark.id, fixed(row.ours, 1), row.benchmark.peer, fixed(row.peer, 1), row.ratioText,
             row.allocations.map { fixed($0, 2) } ?? "-", row.targetText,
             row.met.map { $0 ? "yes" : "NO" } ?? "-",
         ]
-    }
+    })
+}
+
+func printTable(_ header: [String], _ cells: [[String]]) {
     let widths = header.indices.map { column in
         ([header] + cells).map { $0[column].count }.max() ?? 0
     }
@@ -249,7 +255,37 @@ func printTable(_ rows: [Row]) {
     for fields in cells { print(line(fields)) }
 }
 
-func json(_ rows: [Row]) -> String {
+/// One memory case measured: bytes per buffered value of each side (`nil`: not measured).
+struct MemoryRow {
+    let benchmark: MemoryCase
+    let ours: Double?
+    let peer: Double?
+
+    /// Target: no more memory per value than the peer.
+    var met: Bool? { ours.flatMap { ours in peer.map { ours <= $0 } } }
+
+    var cells: [String] {
+        [
+            benchmark.id, benchmark.ours, ours.map { fixed($0, 2) } ?? "-", benchmark.peer,
+            peer.map { fixed($0, 2) } ?? "-",
+            ours.flatMap { ours in peer.map { "\(fixed(ours / $0, 2))x ours/peer" } } ?? "-",
+            "ours <= peer", met.map { $0 ? "yes" : "NO" } ?? "-",
+        ]
+    }
+}
+
+/// Runs of each side of a memory case; the median is reported.
+let memoryRuns = 3
+
+func measure(_ benchmark: MemoryCase) -> MemoryRow {
+    func measured(_ side: String) -> Double? {
+        let runs = (0..<memoryRuns).compactMap { _ in bytesPerValue(side, count: benchmark.count) }
+        return runs.count == memoryRuns ? median(runs) : nil
+    }
+    return MemoryRow(benchmark: benchmark, ours: measured(benchmark.ours), peer: measured(benchmark.peer))
+}
+
+func json(_ rows: [Row], _ memoryRows: [MemoryRow]) -> String {
     func string(_ text: String) -> String {
         var quoted = "\""
         for character in text {
@@ -263,7 +299,12 @@ func json(_ rows: [Row]) -> String {
             + "\"peer\": \(string(row.benchmark.peer)), \"peer_ns\": \(fixed(row.peer, 2)), "
             + "\"allocs\": \(row.allocations.map { fixed($0, 3) } ?? "null")}"
     }
-    return "[\n" + objects.joined(separator: ",\n") + "\n]\n"
+    let memoryObjects = memoryRows.map { row in
+        "  {\"case\": \(string(row.benchmark.id)), \"ours\": \(string(row.benchmark.ours)), "
+            + "\"ours_bytes_per_value\": \(row.ours.map { fixed($0, 2) } ?? "null"), "
+            + "\"peer\": \(string(row.benchmark.peer)), \"peer_bytes_per_value\": \(row.peer.map { fixed($0, 2) } ?? "null")}"
+    }
+    return "[\n" + (objects + memoryObjects).joined(separator: ",\n") + "\n]\n"
 }
 
 func writeFile(_ path: String, _ text: String) -> Bool {
@@ -278,8 +319,10 @@ func runBenchmarks(_ options: Options) async {
     #if DEBUG
     printError("warning: a debug build; measure with `swift run -c release ...`")
     #endif
+    if let side = options.memorySide { await runMemorySide(side, count: options.iterations) }
     let selected = benchmarkCases.filter { options.filter == nil || $0.id == options.filter }
-    if selected.isEmpty { usage() }
+    let selectedMemory = options.profile != nil ? [] : memoryCases.filter { options.filter == nil || $0.id == options.filter }
+    if selected.isEmpty && selectedMemory.isEmpty { usage() }
 
     if let side = options.profile {
         // For callgrind: the same work at two iteration counts; the difference is per-operation.
@@ -316,11 +359,18 @@ func runBenchmarks(_ options: Options) async {
         exit(1)
     }
 
-    printTable(rows)
-    let missed = rows.filter { $0.met == false }.map(\.benchmark.id)
+    if !rows.isEmpty { printTable(rows) }
+    // Memory: bytes per buffered value, each side in a child process (MemoryCases.swift).
+    let memoryRows = selectedMemory.map(measure)
+    if !memoryRows.isEmpty {
+        print("\nbuffer memory: peak resident bytes per buffered value, median of \(memoryRuns) child processes per side")
+        print("")
+        printTable(["case", "ours", "bytes/value", "peer", "bytes/value", "ratio", "target", "met?"], memoryRows.map(\.cells))
+    }
+    let missed = rows.filter { $0.met == false }.map(\.benchmark.id) + memoryRows.filter { $0.met != true }.map(\.benchmark.id)
     if !missed.isEmpty { print("\ntargets missed: \(missed.joined(separator: ", "))") }
 
-    if let path = options.jsonPath, !writeFile(path, json(rows)) {
+    if let path = options.jsonPath, !writeFile(path, json(rows, memoryRows)) {
         printError("could not write \(path)")
         exit(1)
     }

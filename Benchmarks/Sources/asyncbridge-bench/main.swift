@@ -7,6 +7,9 @@
 //   --profile ours|peer [--iterations N]
 //                 run that side of the selected cases N times (default 10000), untimed, for
 //                 callgrind (see README.md)
+//   --memory-side NAME [--iterations N]
+//                 the child process of a memory case (MemoryCases.swift): buffers N values
+//                 through that side and prints the peak resident bytes per buffered value
 //
 // The entry point is synchronous on purpose: the benchmarks run in a detached task, inside
 // nonisolated async functions, and end the process with `exit` when done; meanwhile the main

@@ -308,8 +308,13 @@ final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Senda
     // A generic class's deinitialiser is compiled unspecialised, where every use of a generic
     // type costs a metadata lookup. The common case (the completion was called) only reads the
     // flag under the future's mutex, which is not generic; the rest is a method of its own.
+    //
+    // The commonest case takes no lock: a completion called while starting, released on the
+    // starter's thread (the run's own `withExtendedLifetime`). Only that thread ever writes
+    // `completedWhileStarting`, so it reads the flag race-free, and the flag implies `called`.
     @inlinable
     deinit {
+        if starter.isCurrent && completedWhileStarting { return }
         mutex.lock()
         let wasCalled = called
         mutex.unlock()

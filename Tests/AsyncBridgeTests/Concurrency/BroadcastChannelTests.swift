@@ -325,4 +325,20 @@ struct BroadcastChannelTests {
         #expect(weakChannel == nil)
         #expect(weakTracked == nil)
     }
+
+    @Test func aCancelledConsumerReleasesItsBufferAndItsBatchAtOnce() async {
+        let deaths = AtomicCounter()
+        let channel = BroadcastChannel<Counted, Never>()
+        let releasedWhileTheIteratorLives = await Task {
+            var iterator = channel.makeAsyncIterator()
+            for _ in 0..<40 { channel.send(Counted(deaths)) }  // the buffer grows
+            _ = await iterator.next()  // takes the whole buffer as its batch: 39 left there
+            for _ in 0..<20 { channel.send(Counted(deaths)) }  // buffered again
+            cancellingCurrentTask()
+            let next = await iterator.next()
+            #expect(next == nil)
+            return withExtendedLifetime(iterator) { deaths.value }
+        }.value
+        #expect(releasedWhileTheIteratorLives == 60, "the batch's 39, the buffer's 20 and the one taken")
+    }
 }

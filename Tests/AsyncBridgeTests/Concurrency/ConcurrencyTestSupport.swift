@@ -95,3 +95,10 @@ final class ManualSource<Element: Sendable>: Sendable {
     func finish() { emitter.value?.finish() }
     func fail(_ error: TestError = TestError()) { emitter.value?.fail(error) }
 }
+
+/// Counts its deinitialisations: how tests see that a buffer released what it held.
+final class Counted: Sendable {
+    let deaths: AtomicCounter
+    init(_ deaths: AtomicCounter) { self.deaths = deaths }
+    deinit { deaths.increment() }
+}

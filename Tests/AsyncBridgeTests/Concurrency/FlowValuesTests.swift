@@ -534,5 +534,22 @@ struct FlowValuesTests {
         }
         #expect(weakTracked == nil)
     }
-}
 
+    @Test func aCancelledConsumerReleasesItsBufferAndItsBatchAtOnce() async {
+        let deaths = AtomicCounter()
+        let source = ManualSource<Counted>()
+        let values = source.flow.values
+        let releasedWhileTheIteratorLives = await Task {
+            var iterator = values.makeAsyncIterator()
+            await source.subscribed()
+            for _ in 0..<40 { source.send(Counted(deaths)) }  // the buffer grows
+            _ = try? await iterator.next()  // takes the whole buffer as its batch: 39 left there
+            for _ in 0..<20 { source.send(Counted(deaths)) }  // buffered again
+            cancellingCurrentTask()
+            let next = try? await iterator.next()
+            #expect(next == nil)
+            return withExtendedLifetime(iterator) { deaths.value }
+        }.value
+        #expect(releasedWhileTheIteratorLives == 60, "the batch's 39, the buffer's 20 and the one taken")
+    }
+}
