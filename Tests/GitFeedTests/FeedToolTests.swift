@@ -105,6 +105,16 @@ struct FeedToolTests {
         }
     }
 
+    @Test("A store path that is a folder is one line that says so, exit code 1, and no request is sent")
+    func folderAsStore() async throws {
+        try await withFeedFixture { fixture throws in
+            let run = await run(["--url", fixture.server.url.absoluteString, "--store", fixture.directory.path])
+            #expect(run.status == 1)
+            #expect(run.errors == ["feed: cannot read the store \(fixture.directory.path): it is a folder, not a file"])
+            #expect(fixture.server.requestCount == 0)
+        }
+    }
+
     @Test("A store that is not a GitFeed store is one line and exit code 1, and no request is sent")
     func unreadableStore() async throws {
         try await withFeedFixture { fixture throws in
