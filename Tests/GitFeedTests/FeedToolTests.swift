@@ -74,11 +74,12 @@ struct FeedToolTests {
 
     @Test("A refused connection is one line and exit code 1")
     func refusedConnection() async throws {
-        let url = try await refusingURL()
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("gitfeed-\(UUID().uuidString).json")
-        let run = await run(["--url", url.absoluteString, "--store", store.path])
-        #expect(run.status == 1)
-        #expect(run.errors == ["feed: request to \(url) failed: could not connect to the server"])
+        try await LocalFeedServer.withRefusingURL { url in
+            let store = FileManager.default.temporaryDirectory.appendingPathComponent("gitfeed-\(UUID().uuidString).json")
+            let run = await run(["--url", url.absoluteString, "--store", store.path])
+            #expect(run.status == 1)
+            #expect(run.errors == ["feed: request to \(url) failed: could not connect to the server"])
+        }
     }
 
     @Test("An error status is one line and exit code 1; nothing is stored")
