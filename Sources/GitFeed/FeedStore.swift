@@ -61,12 +61,15 @@ public final class FeedStore: Sendable {
     /// let lastModified = try store.load().lastModified
     /// ```
     ///
-    /// - Throws: ``FeedError/unreadableStore(path:reason:)`` if the file exists but cannot be
-    ///   read or decoded.
+    /// - Throws: ``FeedError/unreadableStore(path:reason:)`` if the path is a folder, or the
+    ///   file exists but cannot be read or decoded.
     public func load() throws(FeedError) -> FeedSnapshot {
-        guard FileManager.default.fileExists(atPath: fileURL.path) else {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: fileURL.path, isDirectory: &isFolder) else {
             return FeedSnapshot(events: [], lastModified: nil)
         }
+        // Foundation's error for reading a folder names no cause ("NSCocoaErrorDomain error 256").
+        guard !isFolder.boolValue else { throw .unreadableStore(path: fileURL.path, reason: "it is a folder, not a file") }
         let data: Data
         do {
             data = try Data(contentsOf: fileURL)

@@ -63,7 +63,7 @@ public final class LocalFeedServer: Sendable {
     /// ```swift
     /// print("serving", server.url)
     /// ```
-    public var url: URL { URL(string: "http://127.0.0.1:\(port)/events")! }
+    public var url: URL { Self.url(port: port) }
 
     /// Everything the server reports, in order, replayed from the start to each subscriber;
     /// it never finishes.
@@ -120,7 +120,7 @@ public final class LocalFeedServer: Sendable {
         feed: Data = LocalFeedServer.fixtureFeed,
         lastModified: String = LocalFeedServer.fixtureLastModified
     ) throws(FeedError) -> LocalFeedServer {
-        let (listener, port) = try openListener()
+        let (listener, port) = try openSocket(listening: true)
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else {
             close(listener)
@@ -314,7 +314,12 @@ public final class LocalFeedServer: Sendable {
 
     // MARK: - The listening socket
 
-    private static func openListener() throws(FeedError) -> (Int32, Int) {
+    private static func url(port: Int) -> URL {
+        URL(string: "http://127.0.0.1:\(port)/events")!
+    }
+
+    /// A TCP socket bound to 127.0.0.1 on a port the system chooses, listening or not, and the port.
+    private static func openSocket(listening: Bool) throws(FeedError) -> (Int32, Int) {
         #if canImport(Glibc)
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -331,7 +336,7 @@ public final class LocalFeedServer: Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(listener, address, length) == 0 && listen(listener, 64) == 0
+                bind(listener, address, length) == 0 && (!listening || listen(listener, 64) == 0)
                     && getsockname(listener, address, &length) == 0
             }
         }
@@ -341,6 +346,25 @@ public final class LocalFeedServer: Sendable {
             throw error
         }
         return (listener, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// Runs `body` with a URL on 127.0.0.1 that refuses every connection: its port stays bound
+    /// while `body` runs, so no server started meanwhile can take it, but nothing listens on it.
+    /// (The port of a stopped server would not do: the system may give it to the next server.)
+    /// (A test fixture; RxSwift and Combine have none.)
+    ///
+    /// ```swift
+    /// try await LocalFeedServer.withRefusingURL { url in
+    ///     _ = try await FeedClient(url: url, store: store).fetchNewEvents()   // throws requestFailed
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``FeedError/requestFailed(url:reason:)`` if no socket could be set up, or what
+    ///   `body` throws.
+    public static func withRefusingURL<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
+        let (socket, port) = try openSocket(listening: false)
+        defer { close(socket) }
+        return try await body(url(port: port))
     }
 
     private static func failure(_ call: String) -> FeedError {

@@ -136,12 +136,13 @@ struct FeedClientTests {
 
     @Test("No response is a FeedError that names the URL", arguments: Chain.allCases)
     func refusedConnectionIsAFeedError(chain: Chain) async throws {
-        let url = try await refusingURL()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gitfeed-\(UUID().uuidString).json")
-        let client = FeedClient(url: url, store: FeedStore(fileURL: directory))
+        try await LocalFeedServer.withRefusingURL { url in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gitfeed-\(UUID().uuidString).json")
+            let client = FeedClient(url: url, store: FeedStore(fileURL: directory))
 
-        await #expect(throws: FeedError.requestFailed(url: url.absoluteString, reason: "could not connect to the server")) {
-            try await chain.fetch(client)
+            await #expect(throws: FeedError.requestFailed(url: url.absoluteString, reason: "could not connect to the server")) {
+                try await chain.fetch(client)
+            }
         }
     }
 

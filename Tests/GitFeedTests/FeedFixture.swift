@@ -80,10 +80,3 @@ func withFeedFixture<R>(_ body: (FeedFixture) async throws -> R) async throws ->
     try? FileManager.default.removeItem(at: directory)
     return try outcome.get()
 }
-
-/// A URL on 127.0.0.1 where nothing listens: the port of a server that has stopped.
-func refusingURL() async throws -> URL {
-    let server = try LocalFeedServer.start()
-    await server.stop()
-    return server.url
-}

@@ -74,11 +74,12 @@ struct FeedToolTests {
 
     @Test("A refused connection is one line and exit code 1")
     func refusedConnection() async throws {
-        let url = try await refusingURL()
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("gitfeed-\(UUID().uuidString).json")
-        let run = await run(["--url", url.absoluteString, "--store", store.path])
-        #expect(run.status == 1)
-        #expect(run.errors == ["feed: request to \(url) failed: could not connect to the server"])
+        try await LocalFeedServer.withRefusingURL { url in
+            let store = FileManager.default.temporaryDirectory.appendingPathComponent("gitfeed-\(UUID().uuidString).json")
+            let run = await run(["--url", url.absoluteString, "--store", store.path])
+            #expect(run.status == 1)
+            #expect(run.errors == ["feed: request to \(url) failed: could not connect to the server"])
+        }
     }
 
     @Test("An error status is one line and exit code 1; nothing is stored")
@@ -102,6 +103,16 @@ struct FeedToolTests {
             let run = await run(["--url", fixture.server.url.absoluteString, "--store", store.path])
             #expect(run.status == 1)
             #expect(run.errors == ["feed: cannot write the store \(store.path): \(file.path) is not a folder"])
+        }
+    }
+
+    @Test("A store path that is a folder is one line that says so, exit code 1, and no request is sent")
+    func folderAsStore() async throws {
+        try await withFeedFixture { fixture throws in
+            let run = await run(["--url", fixture.server.url.absoluteString, "--store", fixture.directory.path])
+            #expect(run.status == 1)
+            #expect(run.errors == ["feed: cannot read the store \(fixture.directory.path): it is a folder, not a file"])
+            #expect(fixture.server.requestCount == 0)
         }
     }
 
