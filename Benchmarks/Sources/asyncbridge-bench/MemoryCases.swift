@@ -79,12 +79,25 @@ func asyncStreamBuffering(_ count: Int, _ whileBuffered: () -> Void) async -> In
 // MARK: Measuring
 
 /// The peak resident size of this process so far, in bytes.
+///
+/// On Linux this is `VmHWM` of `/proc/self/status`, the high-water mark of this process's own
+/// address space. Not `getrusage`'s `ru_maxrss`: Linux carries that over an `exec` from the
+/// parent, so a child started by a parent larger than the child's peak (the benchmark after
+/// its other cases ran) would read the parent's size before and after, and measure nothing.
 func peakResidentBytes() -> Int {
-    var usage = rusage()
     #if canImport(Glibc)
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return usage.ru_maxrss * 1024  // kilobytes on Linux
+    guard let file = fopen("/proc/self/status", "r") else { fatalError("cannot read /proc/self/status") }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), file) != nil {
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if text.hasPrefix("VmHWM:"), let kilobytes = Int(text.dropFirst(6).filter(\.isNumber)) {
+            return kilobytes * 1024
+        }
+    }
+    fatalError("no VmHWM in /proc/self/status")
     #else
+    var usage = rusage()
     getrusage(RUSAGE_SELF, &usage)
     return usage.ru_maxrss  // bytes on Darwin
     #endif

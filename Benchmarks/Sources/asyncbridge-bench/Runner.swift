@@ -268,7 +268,7 @@ struct MemoryRow {
         [
             benchmark.id, benchmark.ours, ours.map { fixed($0, 2) } ?? "-", benchmark.peer,
             peer.map { fixed($0, 2) } ?? "-",
-            ours.flatMap { ours in peer.map { "\(fixed(ours / $0, 2))x ours/peer" } } ?? "-",
+            ours.flatMap { ours in peer.flatMap { $0 > 0 ? "\(fixed(ours / $0, 2))x ours/peer" : nil } } ?? "-",
             "ours <= peer", met.map { $0 ? "yes" : "NO" } ?? "-",
         ]
     }
