@@ -33,8 +33,9 @@ struct FlowSubscription: Sendable {
         case ended
     }
 
+    /// A `var` only for a reuse by its only owner (``reactivateIfUniquelyReferenced()``).
     @usableFromInline
-    let state: Lock<State>
+    var state: Lock<State>
 
     @inlinable
     init() {

@@ -184,9 +184,8 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     enum OuterValueAction {
         /// Queued (`merge`) or ignored (`first`).
         case none
-        /// Start an inner. With `replacing` (`latest`), first make downstream drop the values
-        /// of older inners still in flight, then cancel `replacing`'s subscription.
-        case start(Start, replacing: Receiver?)
+        /// Start an inner.
+        case start(Start)
         /// The subscription is over: tell the outer source to stop.
         case stop
     }
@@ -253,23 +252,49 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
                 if !running.queue.isEmpty {
                     preconditionFailure("Internal inconsistency: values queued while a slot is free and nobody starts them")
                 }
-                action = .start(running.start(value), replacing: nil)
+                action = .start(running.start(value))
             } else {
                 running.queue.append(value)
                 action = .none
             }
         case .latest:
-            // Outer values come one at a time, and only they start inners here: so the starter
-            // of the previous one has left.
-            if running.isStarting || running.inners.count > 1 {
-                preconditionFailure("Internal inconsistency: flatMapLatest got an outer value with \(running.innerCount) inners, starting: \(running.isStarting)")
-            }
-            let previous = running.inners.removeOnly()
-            action = .start(running.start(value), replacing: previous)
+            preconditionFailure("Internal inconsistency: flatMapLatest switches through switchLatest(to:with:replacing:)")
         case .first:
-            action = running.innerCount == 0 ? .start(running.start(value), replacing: nil) : .none
+            action = running.innerCount == 0 ? .start(running.start(value)) : .none
         }
         return action
+    }
+
+    /// `flatMapLatest`'s switch to the inner for `value`: takes the running inner out (to be
+    /// cancelled once unlocked), and registers `inner` as the running one before it is
+    /// subscribed, so that a cancellation or a failure racing its subscribe reaches it.
+    ///
+    /// Unlike the start loop, the switch leaves nothing to hand back: the starter holds a
+    /// reference of its own to the transform (released once it has subscribed), and the inner
+    /// is in `inners` from now on. So an inner still running once subscribed costs no second
+    /// trip through the machine. Returns `nil` (leaving `inner` to the caller) once terminated.
+    /// `replacing` is set to the inner replaced, if any, for the caller to cancel.
+    @inlinable
+    mutating func switchLatest(to value: Element, with inner: inout Inner?, replacing: inout Receiver?) -> Start? {
+        guard case .running = state, let transform = running.transform else { return nil }
+        // Outer values come one at a time, and only they start inners here.
+        if running.isStarting || running.inners.count > 1 {
+            preconditionFailure("Internal inconsistency: flatMapLatest got an outer value with \(running.innerCount) inners, starting: \(running.isStarting)")
+        }
+        replacing = running.inners.removeOnly()
+        running.lastID += 1
+        guard let inner = inner.take() else {
+            preconditionFailure("Internal inconsistency: switching without an inner")
+        }
+        inner.id = running.lastID
+        running.inners.insert(inner.receiver)
+        return Start(inner: inner, id: running.lastID, value: value, transform: .passRetained(transform))
+    }
+
+    /// Whether the subscription has ended (finished, failed or cancelled).
+    @inlinable
+    var isTerminated: Bool {
+        if case .terminated = state { true } else { false }
     }
 
     /// The starter subscribed `started` (and hands it back): the next one to start, if a value
