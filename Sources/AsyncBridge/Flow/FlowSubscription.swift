@@ -33,9 +33,8 @@ struct FlowSubscription: Sendable {
         case ended
     }
 
-    /// A `var` only for a reuse by its only owner (``reactivateIfUniquelyReferenced()``).
     @usableFromInline
-    var state: Lock<State>
+    let state: Lock<State>
 
     @inlinable
     init() {

@@ -30,9 +30,8 @@ import Bionic
 /// by any thread.
 @usableFromInline
 struct Lock<State>: @unchecked Sendable where State: Sendable {
-    /// A `var` only for ``isKnownUniquelyReferenced()``.
     @usableFromInline
-    var buffer: LockBuffer<State>
+    let buffer: LockBuffer<State>
 
     /// Creates a lock guarding `initial`, which is built in place.
     @inlinable
@@ -55,13 +54,6 @@ struct Lock<State>: @unchecked Sendable where State: Sendable {
             defer { pthread_mutex_unlock(mutex) }
             return try body(&state.pointee)
         }
-    }
-
-    /// Whether this is the only reference to the lock: then no other thread can take it, now or
-    /// later (an owner may reset the state for a reuse).
-    @inlinable
-    mutating func isKnownUniquelyReferenced() -> Bool {
-        Swift.isKnownUniquelyReferenced(&buffer)
     }
 
     /// Reads the state without taking the lock.

@@ -64,15 +64,27 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         /// The inner's id.
         @usableFromInline let id: UInt64
         @usableFromInline let value: Element
-        /// Not retained: the machine keeps it until the starter has handed `inner` back.
+        /// Not retained: the machine keeps it until the starter has handed `inner` back. Unless
+        /// `registered`.
         @usableFromInline let transform: Unmanaged<FlatMapTransform<Element, NewElement, Failure>>
+        /// `flatMapLatest`'s switch to an inner expected to keep running: registered as running
+        /// already, and `transform` retained for the starter (see
+        /// ``switchLatest(to:spare:replacing:)``). The starter does not hand `inner` back.
+        @usableFromInline let registered: Bool
 
         @inlinable
-        init(inner: Inner, id: UInt64, value: Element, transform: Unmanaged<FlatMapTransform<Element, NewElement, Failure>>) {
+        init(
+            inner: Inner,
+            id: UInt64,
+            value: Element,
+            transform: Unmanaged<FlatMapTransform<Element, NewElement, Failure>>,
+            registered: Bool = false
+        ) {
             self.inner = inner
             self.id = id
             self.value = value
             self.transform = transform
+            self.registered = registered
         }
     }
 
@@ -266,29 +278,42 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     }
 
     /// `flatMapLatest`'s switch to the inner for `value`: takes the running inner out (to be
-    /// cancelled once unlocked), and registers `inner` as the running one before it is
-    /// subscribed, so that a cancellation or a failure racing its subscribe reaches it.
+    /// cancelled once unlocked, through `replacing`), and starts the new one. Returns `nil` once
+    /// terminated.
     ///
-    /// Unlike the start loop, the switch leaves nothing to hand back: the starter holds a
-    /// reference of its own to the transform (released once it has subscribed), and the inner
-    /// is in `inners` from now on. So an inner still running once subscribed costs no second
-    /// trip through the machine. Returns `nil` (leaving `inner` to the caller) once terminated.
-    /// `replacing` is set to the inner replaced, if any, for the caller to cancel.
+    /// If the last inner finished during its subscribe (``Running/spare`` is set), the next one
+    /// probably does too (`.just`): the start loop's path, which takes no reference. Otherwise
+    /// the new inner is registered as running before it is subscribed (so that a cancellation
+    /// or a failure racing its subscribe reaches it), on `spare` if set, and the starter holds
+    /// a reference of its own to the transform: nothing to hand back, so an inner still running
+    /// once subscribed (`never`, a request) costs no second trip through the machine.
     @inlinable
-    mutating func switchLatest(to value: Element, with inner: inout Inner?, replacing: inout Receiver?) -> Start? {
-        guard case .running = state, let transform = running.transform else { return nil }
+    mutating func switchLatest(to value: Element, spare: inout Inner?, replacing: inout Receiver?) -> Start? {
+        guard case .running = state else { return nil }
         // Outer values come one at a time, and only they start inners here.
         if running.isStarting || running.inners.count > 1 {
             preconditionFailure("Internal inconsistency: flatMapLatest got an outer value with \(running.innerCount) inners, starting: \(running.isStarting)")
         }
         replacing = running.inners.removeOnly()
-        running.lastID += 1
-        guard let inner = inner.take() else {
-            preconditionFailure("Internal inconsistency: switching without an inner")
+        if running.spare != nil { return running.start(value) }
+        guard running.transform != nil else {
+            preconditionFailure("Internal inconsistency: starting an inner after termination")
         }
+        running.lastID += 1
+        let inner = spare.take() ?? Inner()
         inner.id = running.lastID
         running.inners.insert(inner.receiver)
-        return Start(inner: inner, id: running.lastID, value: value, transform: .passRetained(transform))
+        return Start(inner: inner, id: running.lastID, value: value, transform: .passRetained(running.transform!), registered: true)
+    }
+
+    /// The inner of a registered ``Start`` ended during its subscribe: it no longer runs, and
+    /// if it `finished`, it serves the next inner. Returns whether the subscription had ended.
+    @inlinable
+    mutating func registeredInnerEnded(_ started: inout Inner?, finished: Bool) -> (InnerFinishedAction, terminated: Bool) {
+        guard case .running = state, let receiver = started?.receiver else { return (.none, true) }
+        let action = innerFinished(receiver)
+        if finished { running.spare = started.take() }
+        return (action, false)
     }
 
     /// Whether the subscription has ended (finished, failed or cancelled).

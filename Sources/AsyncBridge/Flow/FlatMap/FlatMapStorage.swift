@@ -31,9 +31,8 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
     typealias Machine = FlatMapStateMachine<Element, NewElement, Failure>
 
     @usableFromInline let strategy: FlatMapStrategy
-    /// `flatMapLatest`'s inner that finished during its subscribe, kept for the next switch
-    /// (see ``FlatMapInner``). Here rather than in the machine, so that a new one is made
-    /// outside the lock: only ``switchLatest(_:)`` uses it.
+    /// An inner that `flatMapLatest` replaced and may reuse (see ``switchLatest(_:)``). Here
+    /// rather than in the machine, so that it is kept unlocked.
     @exclusivity(unchecked)
     @usableFromInline var latestSpare: Machine.Inner?
     @usableFromInline let machine: Lock<Machine>
@@ -97,30 +96,24 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
         }
     }
 
-    /// `flatMapLatest`'s switch: one trip through the machine, which registers the new inner
-    /// and hands out the running one; then the old inner is cancelled and the new one
-    /// subscribed. A second trip only for an inner that ended during its subscribe.
+    /// `flatMapLatest`'s switch (``FlatMapStateMachine/switchLatest(to:spare:replacing:)``):
+    /// the running inner is cancelled, then the new one subscribed; an inner registered before
+    /// its subscribe costs a second trip through the machine only if it ended meanwhile.
     @inlinable
+    @inline(__always)  // into `outerValue`: a call less per switch
     func switchLatest(_ value: Element) -> FlowDemand {
-        var inner: Machine.Inner? = latestSpare.take() ?? Machine.Inner()  // made outside the lock
         var replaced: Machine.Receiver?
-        guard let start = machine.withLock({ $0.switchLatest(to: value, with: &inner, replacing: &replaced) }) else {
-            latestSpare = inner
+        guard var start = machine.withLock({ $0.switchLatest(to: value, spare: &latestSpare, replacing: &replaced) }) else {
             return .stop
         }
-        if let replaced {
+        if replaced != nil {
             // Values of older inners sent from now on are dropped: they never follow the new
             // inner's, and a source that sends them is told to stop.
             drain.raiseFloor(to: start.id)
-            replaced.cancel()
+            replaced?.cancel()
+            reuse(&replaced)
         }
-        // The replaced inner serves the next switch if nothing can call it back any more: its
-        // source kept neither its subscriber nor its subscription (`never`, or a source that
-        // let go of them as it was cancelled). No allocation then.
-        if isKnownUniquelyReferenced(&replaced), let reused = replaced, reused.subscription.reactivateIfUniquelyReferenced() {
-            reused.storage = nil  // as a spare holds none (and not the last reference)
-            latestSpare = Machine.Inner(reused)
-        }
+        guard start.registered else { return startInners(consume start) }
         subscribe(start)
         start.transform.release()  // the starter's reference, taken by the machine
         // Kept before the watch ends: from then on the inner may end on another thread, and the
@@ -128,15 +121,27 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
         start.inner?.receiver.keepStorage()
         let watch = start.inner?.receiver.endWatch()
         if watch == .active { return .more }
-        // Ended during its subscribe: finished (then kept for the next switch, holding no
+        // Ended during its subscribe: finished (then kept for the next inner, holding no
         // storage), or cancelled (by its own source's operators, or by the end of it all).
-        guard let receiver = start.inner?.receiver else { return .more }
-        let kept = receiver.storage.take()
-        let (action, terminated) = machine.withLock { ($0.innerFinished(receiver), $0.isTerminated) }
-        _ = kept  // released unlocked
+        let kept = start.inner?.receiver.storage.take()
+        let (action, terminated) = machine.withLock { $0.registeredInnerEnded(&start.inner, finished: watch == .completed) }
+        _ = kept  // released unlocked, as is `start.inner` if not kept
         if case .finish(let teardown) = action { finish(teardown) }
-        if watch == .completed { latestSpare = start.inner }
         return terminated ? .stop : .more
+    }
+
+    /// Keeps `replaced`, cancelled, for a later switch if nothing can call it back any more:
+    /// its source kept nothing of its subscriber (`never`, or a source that let go of it as it
+    /// was cancelled). No allocation then. Its subscription is no longer reachable either:
+    /// sources and operators reach a subscription through its subscriber (whose closures refer
+    /// to the receiver), or through the cancel actions registered on it, which its
+    /// cancellation has released.
+    @inlinable
+    func reuse(_ replaced: inout Machine.Receiver?) {
+        guard isKnownUniquelyReferenced(&replaced), let reused = replaced else { return }
+        reused.subscription.reactivate()
+        reused.storage = nil  // as a spare holds none (and not the last reference)
+        latestSpare = Machine.Inner(reused)
     }
 
     @inlinable
@@ -301,9 +306,7 @@ final class FlatMapInnerReceiver<Element: Sendable, NewElement: Sendable, Failur
     /// Its index in ``FlatMapRunningInners``, or -1 when it is not there.
     @exclusivity(unchecked)
     @usableFromInline var slot = -1
-    /// A `var` only for a reuse by `flatMapLatest`, while nothing else refers to this object.
-    @exclusivity(unchecked)
-    @usableFromInline var subscription: FlowSubscription
+    @usableFromInline let subscription: FlowSubscription
 
     @inlinable
     init(subscription: FlowSubscription) {
@@ -382,18 +385,15 @@ final class FlatMapDrainHandle<Element: Sendable, Failure: Error>: Sendable {
 }
 
 extension FlowSubscription {
-    /// For `flatMapLatest`, reusing a replaced inner's subscription that it holds the only
-    /// reference to (so no source can look at it any more): active and watched again, with no
-    /// actions, as a new one. Returns `false`, changing nothing, if another reference remains.
+    /// For `flatMapLatest`, reusing a replaced inner's subscription that nothing else can reach
+    /// any more: active and watched again, with no actions, as a new one.
     @inlinable
-    mutating func reactivateIfUniquelyReferenced() -> Bool {
-        guard state.isKnownUniquelyReferenced() else { return false }
-        // Under the lock all the same: it orders this after the last use of another thread.
+    func reactivate() {
+        // Under the lock all the same: it orders this after the last use on another thread.
         let released = state.withLock { state in
             defer { state = .active(.init(), watched: true) }
             return state
         }
-        _ = released  // (no actions: cancelled or completed)
-        return true
+        _ = released  // released unlocked (no actions: cancelled or completed)
     }
 }
