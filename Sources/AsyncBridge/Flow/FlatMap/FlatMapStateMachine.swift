@@ -270,7 +270,7 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
                 action = .none
             }
         case .latest:
-            preconditionFailure("Internal inconsistency: flatMapLatest switches through switchLatest(to:with:replacing:)")
+            preconditionFailure("Internal inconsistency: flatMapLatest switches through switchLatest(to:spare:replacing:)")
         case .first:
             action = running.innerCount == 0 ? .start(running.start(value)) : .none
         }
@@ -314,12 +314,6 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         let action = innerFinished(receiver)
         if finished { running.spare = started.take() }
         return (action, false)
-    }
-
-    /// Whether the subscription has ended (finished, failed or cancelled).
-    @inlinable
-    var isTerminated: Bool {
-        if case .terminated = state { true } else { false }
     }
 
     /// The starter subscribed `started` (and hands it back): the next one to start, if a value
