@@ -64,15 +64,27 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         /// The inner's id.
         @usableFromInline let id: UInt64
         @usableFromInline let value: Element
-        /// Not retained: the machine keeps it until the starter has handed `inner` back.
+        /// Not retained: the machine keeps it until the starter has handed `inner` back. Unless
+        /// `registered`.
         @usableFromInline let transform: Unmanaged<FlatMapTransform<Element, NewElement, Failure>>
+        /// `flatMapLatest`'s switch to an inner expected to keep running: registered as running
+        /// already, and `transform` retained for the starter (see
+        /// ``switchLatest(to:spare:replacing:)``). The starter does not hand `inner` back.
+        @usableFromInline let registered: Bool
 
         @inlinable
-        init(inner: Inner, id: UInt64, value: Element, transform: Unmanaged<FlatMapTransform<Element, NewElement, Failure>>) {
+        init(
+            inner: Inner,
+            id: UInt64,
+            value: Element,
+            transform: Unmanaged<FlatMapTransform<Element, NewElement, Failure>>,
+            registered: Bool = false
+        ) {
             self.inner = inner
             self.id = id
             self.value = value
             self.transform = transform
+            self.registered = registered
         }
     }
 
@@ -184,9 +196,8 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     enum OuterValueAction {
         /// Queued (`merge`) or ignored (`first`).
         case none
-        /// Start an inner. With `replacing` (`latest`), first make downstream drop the values
-        /// of older inners still in flight, then cancel `replacing`'s subscription.
-        case start(Start, replacing: Receiver?)
+        /// Start an inner.
+        case start(Start)
         /// The subscription is over: tell the outer source to stop.
         case stop
     }
@@ -253,23 +264,56 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
                 if !running.queue.isEmpty {
                     preconditionFailure("Internal inconsistency: values queued while a slot is free and nobody starts them")
                 }
-                action = .start(running.start(value), replacing: nil)
+                action = .start(running.start(value))
             } else {
                 running.queue.append(value)
                 action = .none
             }
         case .latest:
-            // Outer values come one at a time, and only they start inners here: so the starter
-            // of the previous one has left.
-            if running.isStarting || running.inners.count > 1 {
-                preconditionFailure("Internal inconsistency: flatMapLatest got an outer value with \(running.innerCount) inners, starting: \(running.isStarting)")
-            }
-            let previous = running.inners.removeOnly()
-            action = .start(running.start(value), replacing: previous)
+            preconditionFailure("Internal inconsistency: flatMapLatest switches through switchLatest(to:spare:replacing:)")
         case .first:
-            action = running.innerCount == 0 ? .start(running.start(value), replacing: nil) : .none
+            action = running.innerCount == 0 ? .start(running.start(value)) : .none
         }
         return action
+    }
+
+    /// `flatMapLatest`'s switch to the inner for `value`: takes the running inner out (to be
+    /// cancelled once unlocked, through `replacing`), and starts the new one. Returns `nil` once
+    /// terminated.
+    ///
+    /// If the last inner finished during its subscribe (``Running/spare`` is set), the next one
+    /// probably does too (`.just`): the start loop's path, which takes no reference. Otherwise
+    /// the new inner is registered as running before it is subscribed (so that a cancellation
+    /// or a failure racing its subscribe reaches it), on `spare` if set, and the starter holds
+    /// a reference of its own to the transform: nothing to hand back, so an inner still running
+    /// once subscribed (`never`, a request) costs no second trip through the machine.
+    @inlinable
+    mutating func switchLatest(to value: Element, spare: inout Inner?, replacing: inout Receiver?) -> Start? {
+        guard case .running = state else { return nil }
+        // Outer values come one at a time, and only they start inners here.
+        if running.isStarting || running.inners.count > 1 {
+            preconditionFailure("Internal inconsistency: flatMapLatest got an outer value with \(running.innerCount) inners, starting: \(running.isStarting)")
+        }
+        replacing = running.inners.removeOnly()
+        if running.spare != nil { return running.start(value) }
+        guard running.transform != nil else {
+            preconditionFailure("Internal inconsistency: starting an inner after termination")
+        }
+        running.lastID += 1
+        let inner = spare.take() ?? Inner()
+        inner.id = running.lastID
+        running.inners.insert(inner.receiver)
+        return Start(inner: inner, id: running.lastID, value: value, transform: .passRetained(running.transform!), registered: true)
+    }
+
+    /// The inner of a registered ``Start`` ended during its subscribe: it no longer runs, and
+    /// if it `finished`, it serves the next inner. Returns whether the subscription had ended.
+    @inlinable
+    mutating func registeredInnerEnded(_ started: inout Inner?, finished: Bool) -> (InnerFinishedAction, terminated: Bool) {
+        guard case .running = state, let receiver = started?.receiver else { return (.none, true) }
+        let action = innerFinished(receiver)
+        if finished { running.spare = started.take() }
+        return (action, false)
     }
 
     /// The starter subscribed `started` (and hands it back): the next one to start, if a value

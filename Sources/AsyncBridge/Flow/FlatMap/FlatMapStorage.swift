@@ -22,13 +22,19 @@ enum FlatMapDelivery<Element: Sendable, Failure: Error>: Sendable {
 /// action per inner in the downstream subscription until it ends: unbounded growth for a
 /// long-lived flow.)
 ///
-/// Unchecked: its mutable state is the lock-guarded machine; the other stored properties are
+/// Unchecked: its mutable state is the lock-guarded machine, and `latestSpare`, which only the
+/// outer flow's deliveries use (one at a time, contract 3); the other stored properties are
 /// `let`s of `Sendable` types.
 @usableFromInline
 final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline
     typealias Machine = FlatMapStateMachine<Element, NewElement, Failure>
 
+    @usableFromInline let strategy: FlatMapStrategy
+    /// An inner that `flatMapLatest` replaced and may reuse (see ``switchLatest(_:)``). Here
+    /// rather than in the machine, so that it is kept unlocked.
+    @exclusivity(unchecked)
+    @usableFromInline var latestSpare: Machine.Inner?
     @usableFromInline let machine: Lock<Machine>
     @usableFromInline let drain: SerialDrain<FlatMapDelivery<NewElement, Failure>>
     @usableFromInline let outer: FlowSubscription
@@ -59,6 +65,7 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
             }
         }
         let handle = FlatMapDrainHandle(drain)
+        self.strategy = strategy
         self.outer = outer
         self.machine = machine
         self.drain = drain
@@ -78,20 +85,63 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
 
     @inlinable
     func outerValue(_ value: Element) -> FlowDemand {
+        if case .latest = strategy { return switchLatest(value) }
         switch machine.withLock({ $0.outerValue(value) }) {
         case .none:
             return .more
-        case .start(let start, let replacing):
-            if replacing != nil {
-                // Values of older inners sent from now on are dropped: they never follow the
-                // new inner's, and a source that sends them is told to stop.
-                drain.raiseFloor(to: start.id)
-                replacing?.cancel()
-            }
+        case .start(let start):
             return startInners(consume start)
         case .stop:
             return .stop
         }
+    }
+
+    /// `flatMapLatest`'s switch (``FlatMapStateMachine/switchLatest(to:spare:replacing:)``):
+    /// the running inner is cancelled, then the new one subscribed; an inner registered before
+    /// its subscribe costs a second trip through the machine only if it ended meanwhile.
+    @inlinable
+    @inline(__always)  // into `outerValue`: a call less per switch
+    func switchLatest(_ value: Element) -> FlowDemand {
+        var replaced: Machine.Receiver?
+        guard var start = machine.withLock({ $0.switchLatest(to: value, spare: &latestSpare, replacing: &replaced) }) else {
+            return .stop
+        }
+        if replaced != nil {
+            // Values of older inners sent from now on are dropped: they never follow the new
+            // inner's, and a source that sends them is told to stop.
+            drain.raiseFloor(to: start.id)
+            replaced?.cancel()
+            reuse(&replaced)
+        }
+        guard start.registered else { return startInners(consume start) }
+        subscribe(start)
+        start.transform.release()  // the starter's reference, taken by the machine
+        // Kept before the watch ends: from then on the inner may end on another thread, and the
+        // lock of `endWatch` orders this write before that.
+        start.inner?.receiver.keepStorage()
+        let watch = start.inner?.receiver.endWatch()
+        if watch == .active { return .more }
+        // Ended during its subscribe: finished (then kept for the next inner, holding no
+        // storage), or cancelled (by its own source's operators, or by the end of it all).
+        let kept = start.inner?.receiver.storage.take()
+        let (action, terminated) = machine.withLock { $0.registeredInnerEnded(&start.inner, finished: watch == .completed) }
+        _ = kept  // released unlocked, as is `start.inner` if not kept
+        if case .finish(let teardown) = action { finish(teardown) }
+        return terminated ? .stop : .more
+    }
+
+    /// Keeps `replaced`, cancelled, for a later switch if nothing can call it back any more:
+    /// its source kept nothing of its subscriber (`never`, or a source that let go of it as it
+    /// was cancelled). No allocation then. Its subscription is no longer reachable either:
+    /// sources and operators reach a subscription through its subscriber (whose closures refer
+    /// to the receiver), or through the cancel actions registered on it, which its
+    /// cancellation has released.
+    @inlinable
+    func reuse(_ replaced: inout Machine.Receiver?) {
+        guard isKnownUniquelyReferenced(&replaced), let reused = replaced else { return }
+        reused.subscription.reactivate()
+        reused.storage = nil  // as a spare holds none (and not the last reference)
+        latestSpare = Machine.Inner(reused)
     }
 
     @inlinable
@@ -193,7 +243,8 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
 ///
 /// Reused: when its inner finished during its own subscribe, the state machine keeps it for
 /// the next inner (its subscription active again), so inners that complete at once (`.just`)
-/// cost no allocation and no mutex set-up here.
+/// cost no allocation and no mutex set-up here. `flatMapLatest` also reuses an inner it
+/// replaced once nothing else refers to it (`never`: a switch allocates nothing).
 @usableFromInline
 struct FlatMapInner<Element: Sendable, NewElement: Sendable, Failure: Error>: Sendable {
     @usableFromInline let receiver: FlatMapInnerReceiver<Element, NewElement, Failure>
@@ -201,7 +252,13 @@ struct FlatMapInner<Element: Sendable, NewElement: Sendable, Failure: Error>: Se
 
     @inlinable
     init() {
-        let receiver = FlatMapInnerReceiver<Element, NewElement, Failure>(subscription: FlowSubscription(watched: true))
+        self.init(FlatMapInnerReceiver(subscription: FlowSubscription(watched: true)))
+    }
+
+    /// Around `receiver`, whose subscription is active and watched, and which nothing else
+    /// refers to.
+    @inlinable
+    init(_ receiver: FlatMapInnerReceiver<Element, NewElement, Failure>) {
         self.receiver = receiver
         self.subscriber = FlowSubscriber(
             subscription: receiver.subscription,
@@ -233,7 +290,8 @@ struct FlatMapInner<Element: Sendable, NewElement: Sendable, Failure: Error>: Se
 /// inner's subscribe runs, and from then on, if the inner may still call back, by `storage`
 /// (``keepStorage()``); a failure retains it while it is handled. `id` changes under the
 /// machine's lock and `storageRef` in the starter's subscribe, only while no source calls back;
-/// `slot` is used only under the machine's lock.
+/// `slot` is used only under the machine's lock; `storage` and `subscription` change only while
+/// no source calls back either, or on a reuse (when nothing else refers to this object).
 @usableFromInline
 final class FlatMapInnerReceiver<Element: Sendable, NewElement: Sendable, Failure: Error>: @unchecked Sendable {
     /// Keeps the storage alive once the starter has left an inner that may still call back;
@@ -306,7 +364,8 @@ final class FlatMapInnerReceiver<Element: Sendable, NewElement: Sendable, Failur
     }
 
     /// The starter is leaving this inner, which may still call back: from now on it keeps the
-    /// storage alive itself. Under the machine's lock.
+    /// storage alive itself. Under the machine's lock, or (`flatMapLatest`) before the watch
+    /// ends, whose lock orders it before any callback that finds the watch over.
     @inlinable
     func keepStorage() {
         storage = storageRef?.takeUnretainedValue()
@@ -322,5 +381,19 @@ final class FlatMapDrainHandle<Element: Sendable, Failure: Error>: Sendable {
     @inlinable
     init(_ drain: SerialDrain<FlatMapDelivery<Element, Failure>>) {
         self.drain = drain
+    }
+}
+
+extension FlowSubscription {
+    /// For `flatMapLatest`, reusing a replaced inner's subscription that nothing else can reach
+    /// any more: active and watched again, with no actions, as a new one.
+    @inlinable
+    func reactivate() {
+        // Under the lock all the same: it orders this after the last use on another thread.
+        let released = state.withLock { state in
+            defer { state = .active(.init(), watched: true) }
+            return state
+        }
+        _ = released  // released unlocked (no actions: cancelled or completed)
     }
 }

@@ -210,4 +210,46 @@ struct FlowFlatMapLatestTests {
         emitters.withLock { $0[last] }?.finish()
         #expect(finished.value)
     }
+
+    /// A replaced inner whose source kept nothing once cancelled (here `create`, whose emitter
+    /// goes with its cancellation) serves a later inner: nothing of it may reach that one. Each
+    /// source is cancelled once, when replaced, and the inner on a reused end is heard.
+    @Test func anInnerOnTheEndOfAReplacedOneKeepsNothingOfIt() {
+        typealias Support = FlatMapSynchronousInnerTests
+        let outer = ManualOuterFlow<Int, TestError>()
+        let cancels = Support.CancelCounts()
+        let inners = ManualInnerFlows<String, TestError>()
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { value in
+            value < 4 ? Support.running("r\(value)", cancels) : inners.flow("m\(value)")
+        })
+        for value in 1...3 {
+            outer.send(value)
+            #expect((1...3).map { cancels["r\($0)"] } == (1...3).map { $0 < value ? 1 : 0 })
+        }
+        outer.send(4)  // on the end of r1 or r2
+        outer.send(5)
+        inners.send("m5", "x")
+        inners.finish("m5")
+        outer.finish()
+        #expect(recorder.values == ["r1", "r2", "r3", "x"])
+        #expect(recorder.events.last == .finished)
+        #expect((1...3).map { cancels["r\($0)"] } == [1, 1, 1])
+        #expect([inners.cancels("m4"), inners.cancels("m5"), outer.cancels] == [1, 0, 0])
+    }
+
+    #if DEBUG
+    /// Reused ends hold no reference to the subscription's storage: nothing stays alive once
+    /// the subscription is cancelled.
+    @Test func switchingAmongInnersThatKeepNothingLeavesNothingAlive() {
+        let scope = LiveObjectScope()
+        scope.track {
+            let outer = ManualOuterFlow<Int, Never>()
+            let recorder = FlowRecorder(outer.flow.flatMapLatest { _ in Flow<Int, Never>.never })
+            for value in 1...4 { outer.send(value) }
+            recorder.cancel()
+        }
+        #expect(scope.created > 0)
+        #expect(scope.alive == 0)
+    }
+    #endif
 }
