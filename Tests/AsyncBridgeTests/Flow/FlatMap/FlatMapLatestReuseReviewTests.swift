@@ -1,0 +1,126 @@
+@_spi(AsyncBridgeInternals) @testable import AsyncBridge
+import AsyncBridgeTesting
+import Dispatch
+import Testing
+
+/// Review of `flatMapLatest`'s reuse of a replaced inner (``FlatMapStorage/reuse(_:)``): what
+/// a source may keep of a replaced inner, racing senders, re-entrant cancel actions.
+@Suite("Flow: flatMapLatest reuse (review)", .timeLimit(.minutes(1)))
+struct FlatMapLatestReuseReviewTests {
+    /// A source that keeps its subscription (not its subscriber): once its inner is replaced,
+    /// that subscription must stay cancelled, and an action registered on it later must run
+    /// at once. White box (`Flow(run:)`, `FlowSubscription` are internal): the library's own
+    /// sources and operators are the ones that could do this.
+    @Test func aReplacedInnersSubscriptionKeptAloneStaysCancelled() {
+        let kept = SharedLock<[FlowSubscription]>([])
+        let outer = ManualOuterFlow<Int, Never>()
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { _ in
+            Flow<Int, Never>(run: { subscriber in kept.withLock { $0.append(subscriber.subscription) } })
+        })
+        outer.send(1)
+        outer.send(2)
+        outer.send(3)
+        let subscriptions = kept.withLock { $0 }
+        #expect(subscriptions.count == 3)
+        let replacedCancelled = subscriptions.prefix(2).map(\.isCancelled)
+        #expect(replacedCancelled == [true, true], "replaced inners stay cancelled")
+        #expect(!subscriptions[2].isCancelled)
+        let ran = SharedLock(false)
+        subscriptions[0].onCancel { ran.withLock { $0 = true } }
+        #expect(ran.withLock { $0 }, "a cancel action registered late on a replaced inner runs at once")
+        recorder.cancel()
+        #expect(recorder.events.isEmpty)
+    }
+
+    /// An old inner's value racing the switch on another thread, then sent late: values of a
+    /// replaced inner never follow a later inner's (each value is its inner's index). The
+    /// replaced `create` inners let go of their subscriber as they are cancelled: reused.
+    @Test func aReplacedInnersRacingAndLateValuesNeverFollowALaterInnersValue() {
+        let rounds = 2_000
+        let emitters = SharedLock<[Int: FlowEmitter<Int, Never>]>([:])
+        let outer = ManualOuterFlow<Int, Never>()
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { index in
+            Flow<Int, Never>.create { emitter in emitters.withLock { $0[index] = emitter } }
+        })
+        outer.send(0)
+        for round in 0..<rounds {
+            let old = emitters.withLock { $0[round] }
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 { outer.send(round + 1) } else { old?.send(round) }
+            }
+            emitters.withLock { $0[round + 1] }?.send(round + 1)
+            old?.send(round)  // late: dropped
+        }
+        let values = recorder.values
+        let outOfOrder = zip(values, values.dropFirst()).filter { $0 > $1 }.map { "\($0) then \($1)" }
+        #expect(outOfOrder == [], "a replaced inner's value after a later inner's")
+        #expect(values.last == rounds)
+        recorder.cancel()
+    }
+
+    /// The replaced inner's cancel action cancels the whole subscription, during the switch:
+    /// nothing is delivered after, the new inner is cancelled (or never runs), and the source
+    /// stops.
+    @Test func aReplacedInnersCancelActionCancellingEverythingEndsTheSwitch() {
+        let recorderBox = SharedLock<FlowRecorder<Int, Never>?>(nil)
+        let subscribed = SharedLock(0)
+        let cancels = SharedLock(0)
+        let outer = ManualOuterFlow<Int, Never>()
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { index in
+            Flow<Int, Never>.create { emitter in
+                subscribed.withLock { $0 += 1 }
+                emitter.send(index)
+                return {
+                    cancels.withLock { $0 += 1 }
+                    if index == 1 { recorderBox.withLock { $0 }?.cancel() }
+                }
+            }
+        })
+        recorderBox.withLock { $0 = recorder }
+        outer.send(0)
+        outer.send(1)
+        outer.send(2)  // replaces inner 1, whose cancel action cancels it all
+        outer.send(3)  // ignored
+        #expect(recorder.values == [0, 1])
+        #expect(outer.cancels == 1)
+        #expect(cancels.withLock { $0 } == subscribed.withLock { $0 }, "every inner subscribed was cancelled")
+        #expect(!recorder.isCompleted)
+        recorderBox.withLock { $0 = nil }
+    }
+
+    /// The replaced inner's cancel action sends the next outer value (re-entrant switch,
+    /// queued by the outer source): each inner runs after the one it replaced.
+    @Test func aReplacedInnersCancelActionSendingTheNextOuterValue() {
+        let outerBox = SharedLock<ManualOuterFlow<Int, Never>?>(nil)
+        let outer = ManualOuterFlow<Int, Never>()
+        outerBox.withLock { $0 = outer }
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { index in
+            Flow<Int, Never>.create { emitter in
+                emitter.send(index)
+                return { if index < 5 { outerBox.withLock { $0 }?.send(index + 10) } }
+            }
+        })
+        outer.send(0)
+        outer.send(1)
+        outer.finish()
+        #expect(recorder.values == [0, 1, 10, 11])
+        recorder.cancel()
+        outerBox.withLock { $0 = nil }
+    }
+
+    /// The outer finishes while a reused inner runs: the result waits for it, then finishes.
+    @Test func theOuterFinishingWhileAReusedInnerRuns() {
+        let emitters = SharedLock<[Int: FlowEmitter<Int, Never>]>([:])
+        let outer = ManualOuterFlow<Int, Never>()
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { index in
+            Flow<Int, Never>.create { emitter in emitters.withLock { $0[index] = emitter } }
+        })
+        for index in 0..<4 { outer.send(index) }
+        outer.finish()
+        #expect(!recorder.isCompleted)
+        emitters.withLock { $0[2] }?.send(2)  // replaced: dropped
+        emitters.withLock { $0[3] }?.send(3)
+        emitters.withLock { $0[3] }?.finish()
+        #expect(recorder.events == [.value(3), .finished])
+    }
+}
