@@ -32,15 +32,39 @@ struct FlatMapLatestReuseReviewTests {
         #expect(recorder.events.isEmpty)
     }
 
-    /// An old inner's value racing the switch on another thread, then sent late: values of a
-    /// replaced inner never follow a later inner's (each value is its inner's index). The
+    /// A replaced inner whose source kept nothing (a weak reference does not count) is still
+    /// reused, subscription included: the check of the subscription does not disable reuse.
+    @Test func aReplacedInnerWhoseSourceKeptNothingIsReused() {
+        final class Buffers: @unchecked Sendable {  // used on the test's thread only
+            var weak: [() -> AnyObject?] = []
+        }
+        let buffers = Buffers()
+        let outer = ManualOuterFlow<Int, Never>()
+        let recorder = FlowRecorder(outer.flow.flatMapLatest { _ in
+            Flow<Int, Never>(run: { subscriber in
+                weak let buffer = subscriber.subscription.state.buffer
+                buffers.weak.append { buffer }
+            })
+        })
+        for index in 0..<3 { outer.send(index) }
+        let first = buffers.weak[0](), third = buffers.weak[2]()
+        #expect(first != nil && first === third, "the first inner's subscription serves the third")
+        recorder.cancel()
+    }
+
+    /// An old inner's value racing the switch (whose new inner sends at once) on another
+    /// thread, then sent late: values of a replaced inner never follow a later inner's (each
+    /// value is its inner's index). The
     /// replaced `create` inners let go of their subscriber as they are cancelled: reused.
     @Test func aReplacedInnersRacingAndLateValuesNeverFollowALaterInnersValue() {
         let rounds = 2_000
         let emitters = SharedLock<[Int: FlowEmitter<Int, Never>]>([:])
         let outer = ManualOuterFlow<Int, Never>()
         let recorder = FlowRecorder(outer.flow.flatMapLatest { index in
-            Flow<Int, Never>.create { emitter in emitters.withLock { $0[index] = emitter } }
+            Flow<Int, Never>.create { emitter in
+                emitters.withLock { $0[index] = emitter }
+                emitter.send(index)  // during the switch, racing the old inner's value
+            }
         })
         outer.send(0)
         for round in 0..<rounds {
@@ -48,7 +72,6 @@ struct FlatMapLatestReuseReviewTests {
             DispatchQueue.concurrentPerform(iterations: 2) { thread in
                 if thread == 0 { outer.send(round + 1) } else { old?.send(round) }
             }
-            emitters.withLock { $0[round + 1] }?.send(round + 1)
             old?.send(round)  // late: dropped
         }
         let values = recorder.values
