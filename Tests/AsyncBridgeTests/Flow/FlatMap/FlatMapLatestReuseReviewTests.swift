@@ -60,12 +60,21 @@ struct FlatMapLatestReuseReviewTests {
         let rounds = 2_000
         let emitters = SharedLock<[Int: FlowEmitter<Int, Never>]>([:])
         let outer = ManualOuterFlow<Int, Never>()
-        let recorder = FlowRecorder(outer.flow.flatMapLatest { index in
+        // One event at a time: a delivery never starts while another runs.
+        let delivery = SharedLock((running: false, overlaps: 0, values: [Int]()))
+        let token = outer.flow.flatMapLatest { index in
             Flow<Int, Never>.create { emitter in
                 emitters.withLock { $0[index] = emitter }
                 emitter.send(index)  // during the switch, racing the old inner's value
             }
-        })
+        }.subscribe { event in
+            delivery.withLock { state in
+                if state.running { state.overlaps += 1 }
+                state.running = true
+                if case .value(let value) = event { state.values.append(value) }
+            }
+            delivery.withLock { $0.running = false }
+        }
         outer.send(0)
         for round in 0..<rounds {
             let old = emitters.withLock { $0[round] }
@@ -74,11 +83,37 @@ struct FlatMapLatestReuseReviewTests {
             }
             old?.send(round)  // late: dropped
         }
-        let values = recorder.values
+        token.cancel()
+        let (_, overlaps, values) = delivery.withLock { $0 }
         let outOfOrder = zip(values, values.dropFirst()).filter { $0 > $1 }.map { "\($0) then \($1)" }
         #expect(outOfOrder == [], "a replaced inner's value after a later inner's")
         #expect(values.last == rounds)
-        recorder.cancel()
+        #expect(overlaps == 0)
+    }
+
+    /// Downstream cancels on another thread while a switch runs (many rounds, a reused inner
+    /// available from the third switch on): every inner subscribed is cancelled, and so is the
+    /// outer.
+    @Test func cancellingWhileSwitchingCancelsEveryInner() {
+        for _ in 0..<300 {
+            let subscribed = SharedLock(0)
+            let cancels = SharedLock(0)
+            let outer = ManualOuterFlow<Int, Never>()
+            let recorder = FlowRecorder(outer.flow.flatMapLatest { index in
+                Flow<Int, Never>.create { emitter in
+                    subscribed.withLock { $0 += 1 }
+                    emitter.send(index)
+                    return { cancels.withLock { $0 += 1 } }
+                }
+            })
+            for index in 0..<3 { outer.send(index) }
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 { outer.send(3) } else { recorder.cancel() }
+            }
+            #expect(cancels.withLock { $0 } == subscribed.withLock { $0 })
+            #expect(outer.cancels == 1)
+            #expect(!recorder.isCompleted)
+        }
     }
 
     /// The replaced inner's cancel action cancels the whole subscription, during the switch:
