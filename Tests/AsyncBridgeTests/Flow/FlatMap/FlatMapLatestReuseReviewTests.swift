@@ -1,4 +1,10 @@
+// The white-box tests (`Flow(run:)`, `FlowSubscription`) need `@testable`: debug builds only
+// (the release run of the tests builds the library without testability).
+#if DEBUG
 @_spi(AsyncBridgeInternals) @testable import AsyncBridge
+#else
+@_spi(AsyncBridgeInternals) import AsyncBridge
+#endif
 import AsyncBridgeTesting
 import Dispatch
 import Testing
@@ -7,6 +13,7 @@ import Testing
 /// a source may keep of a replaced inner, racing senders, re-entrant cancel actions.
 @Suite("Flow: flatMapLatest reuse (review)", .timeLimit(.minutes(1)))
 struct FlatMapLatestReuseReviewTests {
+    #if DEBUG
     /// A source that keeps its subscription (not its subscriber): once its inner is replaced,
     /// that subscription must stay cancelled, and an action registered on it later must run
     /// at once. White box (`Flow(run:)`, `FlowSubscription` are internal): the library's own
@@ -51,6 +58,8 @@ struct FlatMapLatestReuseReviewTests {
         #expect(first != nil && first === third, "the first inner's subscription serves the third")
         recorder.cancel()
     }
+
+    #endif
 
     /// An old inner's value racing the switch (whose new inner sends at once) on another
     /// thread, then sent late: values of a replaced inner never follow a later inner's (each
