@@ -33,8 +33,9 @@ struct FlowSubscription: Sendable {
         case ended
     }
 
+    /// `var` only for ``isKnownUniquelyReferenced()`` (flatMapLatest's reuse).
     @usableFromInline
-    let state: Lock<State>
+    var state: Lock<State>
 
     @inlinable
     init() {

@@ -30,8 +30,9 @@ import Bionic
 /// by any thread.
 @usableFromInline
 struct Lock<State>: @unchecked Sendable where State: Sendable {
+    /// `var` only for ``FlowSubscription/isKnownUniquelyReferenced()``.
     @usableFromInline
-    let buffer: LockBuffer<State>
+    var buffer: LockBuffer<State>
 
     /// Creates a lock guarding `initial`, which is built in place.
     @inlinable

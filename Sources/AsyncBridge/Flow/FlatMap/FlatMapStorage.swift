@@ -132,13 +132,14 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
 
     /// Keeps `replaced`, cancelled, for a later switch if nothing can call it back any more:
     /// its source kept nothing of its subscriber (`never`, or a source that let go of it as it
-    /// was cancelled). No allocation then. Its subscription is no longer reachable either:
-    /// sources and operators reach a subscription through its subscriber (whose closures refer
-    /// to the receiver), or through the cancel actions registered on it, which its
-    /// cancellation has released.
+    /// was cancelled). No allocation then. Its subscription must be unreachable too: checked
+    /// as well, as a source or operator may keep a subscription without its subscriber (to
+    /// register a cancel action later, or to look whether it was cancelled), and would find a
+    /// reused one active again.
     @inlinable
     func reuse(_ replaced: inout Machine.Receiver?) {
-        guard isKnownUniquelyReferenced(&replaced), let reused = replaced else { return }
+        guard isKnownUniquelyReferenced(&replaced), let reused = replaced,
+              reused.subscription.isKnownUniquelyReferenced() else { return }
         reused.subscription.reactivate()
         reused.storage = nil  // as a spare holds none (and not the last reference)
         latestSpare = Machine.Inner(reused)
@@ -306,7 +307,9 @@ final class FlatMapInnerReceiver<Element: Sendable, NewElement: Sendable, Failur
     /// Its index in ``FlatMapRunningInners``, or -1 when it is not there.
     @exclusivity(unchecked)
     @usableFromInline var slot = -1
-    @usableFromInline let subscription: FlowSubscription
+    /// `var` only for the uniqueness check of a reuse (``FlatMapStorage/reuse(_:)``).
+    @exclusivity(unchecked)
+    @usableFromInline var subscription: FlowSubscription
 
     @inlinable
     init(subscription: FlowSubscription) {
@@ -385,6 +388,13 @@ final class FlatMapDrainHandle<Element: Sendable, Failure: Error>: Sendable {
 }
 
 extension FlowSubscription {
+    /// Whether this value is the only one referring to the subscription: for `flatMapLatest`,
+    /// reusing a replaced inner's subscription only if nothing else kept it.
+    @inlinable
+    mutating func isKnownUniquelyReferenced() -> Bool {
+        Swift.isKnownUniquelyReferenced(&state.buffer)
+    }
+
     /// For `flatMapLatest`, reusing a replaced inner's subscription that nothing else can reach
     /// any more: active and watched again, with no actions, as a new one.
     @inlinable
