@@ -11,8 +11,8 @@ import Testing
 
 /// Review of `flatMapLatest`'s reuse of a replaced inner (``FlatMapStorage/reuse(_:)``): what
 /// a source may keep of a replaced inner, racing senders, re-entrant cancel actions.
-@Suite("Flow: flatMapLatest reuse (review)", .timeLimit(.minutes(1)))
-struct FlatMapLatestReuseReviewTests {
+@Suite("Flow: flatMapLatest reusing a replaced inner", .timeLimit(.minutes(1)))
+struct FlatMapLatestReuseTests {
     #if DEBUG
     /// A source that keeps its subscription (not its subscriber): once its inner is replaced,
     /// that subscription must stay cancelled, and an action registered on it later must run
