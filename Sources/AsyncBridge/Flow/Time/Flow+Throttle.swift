@@ -19,9 +19,10 @@ extension Flow where Element: Sendable {
     /// and the value that waited for that instant is dropped (RxSwift's and
     /// swift-async-algorithms' rule). So a source whose period divides `duration` has its
     /// newest value sent as each wait ends, not the value before it one wait late. This holds
-    /// when the value is handled before the timer's task, woken for that same instant, has
-    /// sent the waiting value; a value handled after it waits for the next end. (On a
-    /// `ManualClock`, the timer's task may run as soon as `advance(by:)` returns.)
+    /// when the value (or a failure, below) is handled before the timer's task, woken for that
+    /// same instant, has sent the waiting value; a value handled after it waits for the next
+    /// end, a failure comes after the value sent. (On a `ManualClock`, the timer's task may run
+    /// as soon as `advance(by:)` returns.)
     ///
     /// RxSwift's `throttle(_:latest:scheduler:)` behaves this way in both modes. Combine's
     /// `throttle(for:scheduler:latest:)` does not send the first value at once: it schedules
@@ -30,9 +31,10 @@ extension Flow where Element: Sendable {
     /// With `latest: false` Combine sends the *first* value of each wait at its end instead of
     /// dropping it; we follow RxSwift, whose `latest: false` suits taps (the repeats are
     /// ignored, not postponed). When the flow finishes while a value waits, the value is still
-    /// sent at the end of its wait, then the finish (both libraries). A failure passes at once
-    /// and drops the waiting value (RxSwift; Combine sends it after the waiting value, at the
-    /// end of the wait).
+    /// sent at the end of its wait, then the finish (both libraries), even when the finish comes
+    /// at that very instant (RxSwift). A failure passes at once and drops the waiting value,
+    /// even at the very instant its wait ends (RxSwift; Combine sends it after the waiting
+    /// value, at the end of the wait).
     ///
     /// One timer task per subscription sends the waiting values. Cancelling drops the waiting
     /// value and ends the task.
@@ -56,12 +58,15 @@ extension Flow where Element: Sendable {
             let state = SerialState(ThrottleState<Element, C.Instant>())
             let timed = TimedOperator(downstream: subscriber, clock: clock, tolerance: tolerance) { timed, input, now in
                 // The waiting value goes out once its wait is over, before whatever comes later;
-                // but a value that comes at the very instant the wait ends takes its place (the
-                // tie, below).
+                // but at the very instant the wait ends (the tie) a value takes its place and a
+                // failure drops it. A finish at the tie still comes after it.
                 if let sent = state.value.lastSent, let value = state.value.waiting {
                     let end = sent.advanced(by: duration)
-                    var isTie = false
-                    if case .value = input, end == now { isTie = true }
+                    let isTie: Bool
+                    switch input {
+                    case .value, .completion(.failure): isTie = end == now
+                    case .completion(.finished), .tick: isTie = false
+                    }
                     if end <= now, !isTie {
                         state.value.waiting = nil
                         state.value.lastSent = end

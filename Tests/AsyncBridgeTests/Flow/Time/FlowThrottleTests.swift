@@ -36,15 +36,39 @@ struct FlowThrottleTests {
         #expect(clock.wakeups.sleeperCount == 0)
     }
 
+    @Test func aFailureAtTheVeryEndOfAWaitPassesAtOnceAndDropsTheWaitingValue() async {
+        // RxSwift: `b` waits for step 3, when the source fails; the failure goes out alone, as
+        // during the wait. With `latest: false` nothing waits, so the failure passes alone too.
+        let clock = InputsFirstClock()
+        let output = await clock.play("ab-#", failure: TestError(), expecting: "a--#") {
+            $0.throttle(for: .seconds(3), clock: clock, latest: true)
+        }
+        #expect(output == "a--#")
+        let other = InputsFirstClock()
+        let notLatest = await other.play("ab-#", failure: TestError(), expecting: "a--#") {
+            $0.throttle(for: .seconds(3), clock: other, latest: false)
+        }
+        #expect(notLatest == "a--#")
+    }
+
+    @Test func aFinishAtTheVeryEndOfAWaitComesAfterTheWaitingValue() async {
+        // RxSwift: the finish waits for the waiting value, whose wait ends at that instant.
+        let clock = InputsFirstClock()
+        let output = await clock.play("ab-|", failure: Never?.none, expecting: "a--[b|]") {
+            $0.throttle(for: .seconds(3), clock: clock, latest: true)
+        }
+        #expect(output == "a--[b|]")
+    }
+
     @Test func aSourceWhosePeriodDividesTheDurationGetsItsNewestValueOut() async {
         // Every end of a wait is a tie here: `d` and `g` come just as the waits end.
         let clock = InputsFirstClock()
-        let output = await clock.play("abcdefgh|", expecting: "a--d--g--[h|]") {
+        let output = await clock.play("abcdefgh|", failure: Never?.none, expecting: "a--d--g--[h|]") {
             $0.throttle(for: .seconds(3), clock: clock, latest: true)
         }
         #expect(output == "a--d--g--[h|]")
         let other = InputsFirstClock()
-        let shorter = await other.play("abcd---e|", expecting: "a-c-d--e|") {
+        let shorter = await other.play("abcd---e|", failure: Never?.none, expecting: "a-c-d--e|") {
             $0.throttle(for: .seconds(2), clock: other, latest: true)
         }
         #expect(shorter == "a-c-d--e|")
@@ -122,27 +146,34 @@ private struct InputsFirstClock: Clock {
         try await wakeups.sleep(until: deadline, tolerance: tolerance)
     }
 
-    /// `ManualClock.play` (one second per character) with the order pinned: at each step the
-    /// input's events are sent first, then the timers due at that step wake, then the player
-    /// waits for the step's expected events.
-    func play(
+    /// `ManualClock.play` (one second per character, `#` failing with `failure`) with the order
+    /// pinned: at each step the input's events are sent first, then the timers due at that step
+    /// wake, then the player waits for the step's expected events.
+    func play<Failure: Error>(
         _ input: String,
+        failure: Failure?,
         expecting expected: String,
-        _ transform: (Flow<String, Never>) -> Flow<String, Never>
+        _ transform: (Flow<String, Failure>) -> Flow<String, Failure>
     ) async -> String {
         let inputSteps = Self.steps(input), expectedSteps = Self.steps(expected)
-        let subject = LiveSubject<String, Never>()
+        let subject = LiveSubject<String, Failure>()
         let recorder = FlowRecorder(transform(subject.flow), clock: time)
         var expectedValues = 0
         var expectsCompletion = false
         for index in 0..<max(inputSteps.count, expectedSteps.count) {
             if index > 0 { time.advance(by: .seconds(1)) }
             for symbol in index < inputSteps.count ? inputSteps[index] : [] {
-                if symbol == "|" { subject.finish() } else { subject.send(symbol) }
+                switch symbol {
+                case "|": subject.finish()
+                case "#":
+                    guard let failure else { preconditionFailure("play: '#' needs a failure") }
+                    subject.fail(failure)
+                default: subject.send(symbol)
+                }
             }
             wakeups.advance(to: time.now)
             for symbol in index < expectedSteps.count ? expectedSteps[index] : [] {
-                if symbol == "|" { expectsCompletion = true } else { expectedValues += 1 }
+                if symbol == "|" || symbol == "#" { expectsCompletion = true } else { expectedValues += 1 }
             }
             if expectsCompletion {
                 await recorder.waitForCompletion()
