@@ -33,6 +33,25 @@ public final class FlowEmitter<Element: Sendable, Failure: Error>: Sendable {
         subscriber.subscription.onCancel { [weak drain = self.drain] in drain?.close() }
     }
 
+    /// Whether nobody listens any more: the subscriber cancelled or wants no more values (a
+    /// `prefix` that is full), or the flow has completed. A source that produces in a loop asks
+    /// before each value and stops. RxSwift: `Disposable.isDisposed` of the `create` sink;
+    /// Combine: a cancelled `Subscription`.
+    ///
+    /// ```swift
+    /// let naturals = Flow<Int, Never>.create { emitter in
+    ///     var next = 0
+    ///     while !emitter.isCancelled {
+    ///         emitter.send(next)
+    ///         next += 1
+    ///     }
+    /// }
+    /// ```
+    @inlinable
+    public var isCancelled: Bool {
+        drain.isClosed
+    }
+
     /// Sends a value.
     ///
     /// ```swift

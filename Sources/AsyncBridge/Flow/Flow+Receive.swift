@@ -114,10 +114,13 @@ extension Flow {
     /// The flow that hands every event to `schedule` and delivers it in the block `schedule`
     /// runs, in order, one block at a time.
     @inlinable
-    func hop(_ schedule: @escaping @Sendable (_ deliver: @escaping @Sendable () -> Void) -> Void) -> Flow<Element, Failure> {
+    func hop(
+        inlineWhen mayDeliverHere: (@Sendable () -> Bool)? = nil,
+        _ schedule: @escaping @Sendable (_ deliver: @escaping @Sendable () -> Void) -> Void
+    ) -> Flow<Element, Failure> {
         let upstream = self
         return Flow { subscriber in
-            let hop = FlowHop(downstream: subscriber, schedule: schedule)
+            let hop = FlowHop(downstream: subscriber, mayDeliverHere: mayDeliverHere, schedule: schedule)
             subscriber.subscription.onCancel { hop.cancel() }
             upstream.run(FlowSubscriber(
                 subscription: hop.upstream,
@@ -125,6 +128,38 @@ extension Flow {
                 complete: { hop.enqueueCompletion($0) }
             ))
         }
+    }
+}
+
+extension Flow {
+    /// The hop of a ``MainActorFlow``'s subscription: to the main queue, or, with `inline`, at
+    /// once when the event comes on the main queue and nothing waits.
+    @inlinable
+    func hop(toMainInline inline: Bool) -> Flow<Element, Failure> {
+        let onMainQueue: @Sendable () -> Bool = { MainQueue.isCurrent }
+        return hop(inlineWhen: inline ? onMainQueue : nil) { deliver in DispatchQueue.main.async(execute: deliver) }
+    }
+}
+
+/// Whether the caller runs on the main queue (and so on the main actor).
+@usableFromInline
+enum MainQueue {
+    /// Unchecked: the key is only handed to Dispatch, whose specific-data calls are thread-safe.
+    @usableFromInline
+    struct Key: @unchecked Sendable {
+        @usableFromInline let key: DispatchSpecificKey<Bool>
+    }
+
+    @usableFromInline
+    static let key: Key = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return Key(key: key)
+    }()
+
+    @inlinable
+    static var isCurrent: Bool {
+        DispatchQueue.getSpecific(key: key.key) == true
     }
 }
 
@@ -176,15 +211,19 @@ final class FlowHop<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline let state: Lock<State>
     @usableFromInline let upstream: FlowSubscription
     @usableFromInline let schedule: @Sendable (_ deliver: @escaping @Sendable () -> Void) -> Void
+    /// Whether an event that finds nothing waiting may be delivered on the calling thread.
+    @usableFromInline let mayDeliverHere: (@Sendable () -> Bool)?
 
     @inlinable
     init(
         downstream: FlowSubscriber<Element, Failure>,
+        mayDeliverHere: (@Sendable () -> Bool)? = nil,
         schedule: @escaping @Sendable (_ deliver: @escaping @Sendable () -> Void) -> Void
     ) {
         state = .make(State(downstream: downstream))
         upstream = downstream.subscription.child()
         self.schedule = schedule
+        self.mayDeliverHere = mayDeliverHere
     }
 
     /// An event from the upstream: buffered, and a delivery scheduled unless one is.
@@ -198,7 +237,13 @@ final class FlowHop<Element: Sendable, Failure: Error>: Sendable {
             return true
         }
         guard let startDelivery else { return .stop }
-        if startDelivery { schedule { self.deliver() } }
+        if startDelivery {
+            if let mayDeliverHere, mayDeliverHere() {
+                deliver()
+            } else {
+                schedule { self.deliver() }
+            }
+        }
         return .more
     }
 

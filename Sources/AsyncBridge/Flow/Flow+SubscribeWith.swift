@@ -43,27 +43,9 @@ extension Flow {
         onValue: @escaping @Sendable (Owner, Element) -> Void,
         onCompletion: @escaping @Sendable (Owner, FlowCompletion<Failure>) -> Void = { _, _ in }
     ) -> CancellationToken {
-        let subscription = FlowSubscription()
-        let ended = SerialState(false)
-        run(FlowSubscriber(
-            subscription: subscription,
-            receive: { [weak owner] value in
-                if ended.value { return .stop }
-                guard let owner else {
-                    ended.value = true
-                    subscription.cancel()
-                    return .stop
-                }
-                onValue(owner, value)
-                return .more
-            },
-            complete: { [weak owner] completion in
-                if ended.value { return }
-                ended.value = true
-                subscription.complete()
-                if let owner { onCompletion(owner, completion) }
-            }
-        ))
-        return CancellationToken { subscription.cancel() }
+        subscribe(
+            FlowOwnerHandlers(owner: owner, onValue: onValue, onCompletion: onCompletion),
+            method: "subscribe(with:onValue:onCompletion:)"
+        )
     }
 }

@@ -60,7 +60,7 @@ public struct Flow<Element: Sendable, Failure: Error>: Sendable {
     /// - Returns: a token that cancels the subscription. Releasing it does not cancel.
     @inlinable
     public func subscribe(_ onEvent: @escaping @Sendable (FlowEvent<Element, Failure>) -> Void) -> CancellationToken {
-        subscribe(onValue: { onEvent(.value($0)) }, onCompletion: { onEvent(FlowEvent($0)) })
+        subscribe(FlowHandlers(onValue: { onEvent(.value($0)) }, onCompletion: { onEvent(FlowEvent($0)) }), method: "subscribe(_:)")
     }
 
     /// Subscribes with a handler for values and one for the completion.
@@ -87,61 +87,64 @@ public struct Flow<Element: Sendable, Failure: Error>: Sendable {
         onValue: @escaping @Sendable (Element) -> Void,
         onCompletion: @escaping @Sendable (FlowCompletion<Failure>) -> Void
     ) -> CancellationToken {
-        let subscription = FlowSubscription()
-        let handlers = FlowHandlers(subscription: subscription, onValue: onValue, onCompletion: onCompletion)
-        // Each closure captures only `handlers`, which is then its context: no allocation.
-        run(FlowSubscriber(
-            subscription: subscription,
-            receive: { handlers.receive($0) },
-            completeMarkingSubscription: { handlers.complete($0) }
-        ))
-        return CancellationToken { subscription.cancel() }
+        subscribe(FlowHandlers(onValue: onValue, onCompletion: onCompletion), method: "subscribe(onValue:onCompletion:)")
+    }
+
+    /// Runs the flow into a ``FlowSink`` guarding `handlers`: every subscription the user holds
+    /// is made here.
+    @inlinable
+    func subscribe<Handlers: FlowSinkHandlers>(_ handlers: Handlers, method: StaticString) -> CancellationToken
+    where Handlers.Element == Element, Handlers.Failure == Failure {
+        subscribe(handlers, method: method, onStart: { _ in })
+    }
+
+    /// The same, handing the token to `onStart` before the flow runs; a token cancelled there
+    /// runs nothing.
+    @inlinable
+    func subscribe<Handlers: FlowSinkHandlers>(
+        _ handlers: Handlers,
+        method: StaticString,
+        onStart: (CancellationToken) -> Void
+    ) -> CancellationToken where Handlers.Element == Element, Handlers.Failure == Failure {
+        let sink = FlowSink(handlers, method: method)
+        onStart(sink.token)
+        if sink.token.isOpen { run(sink.subscriber) }
+        return sink.token
+    }
+
+    /// Subscribes with one handler for every event, handing the token to `onStart` before the
+    /// first event: the handler can then cancel even while `subscribe` has not returned yet,
+    /// and a synchronous source (a sequence, a `create` loop, a bridge to another library)
+    /// stops at once.
+    ///
+    /// Useful for an adapter to another library's subscriber, which learns that it should stop
+    /// inside a delivery.
+    ///
+    /// ```swift
+    /// let bag = CancellationBag()
+    /// _ = Flow<Int, Never>.sequence(1...).subscribe(onStart: { $0.store(in: bag) }) { event in
+    ///     print(event)
+    ///     if case .value(3) = event { bag.cancelAll() }   // the endless source stops after 3
+    /// }
+    /// ```
+    ///
+    /// RxSwift: the `Disposable` an operator's sink holds before its source emits; Combine: the
+    /// `Subscription` a subscriber receives in `receive(subscription:)`, before any value.
+    ///
+    /// - Parameters:
+    ///   - onStart: called once, at once, with the subscription's token.
+    ///   - onEvent: called for every event, as with ``subscribe(_:)``.
+    /// - Returns: the same token.
+    @inlinable
+    public func subscribe(
+        onStart: (CancellationToken) -> Void,
+        _ onEvent: @escaping @Sendable (FlowEvent<Element, Failure>) -> Void
+    ) -> CancellationToken {
+        subscribe(
+            FlowHandlers(onValue: { onEvent(.value($0)) }, onCompletion: { onEvent(FlowEvent($0)) }),
+            method: "subscribe(onStart:_:)",
+            onStart: onStart
+        )
     }
 }
 
-/// A subscriber's handlers and whether it has ended, in one object: the receiving closures of
-/// `subscribe(onValue:onCompletion:)` capture it alone.
-///
-/// ```swift
-/// let handlers = FlowHandlers(subscription: subscription, onValue: { print($0) }, onCompletion: { _ in })
-/// FlowSubscriber(subscription: subscription, receive: { handlers.receive($0) }, completeMarkingSubscription: { handlers.complete($0) })
-/// ```
-///
-/// Unchecked: `isEnded` is read and written only by deliveries, which are serialised
-/// (contract 3); the rest is immutable and `Sendable`.
-@usableFromInline
-final class FlowHandlers<Element, Failure: Error>: @unchecked Sendable {
-    @usableFromInline let subscription: FlowSubscription
-    @usableFromInline let onValue: @Sendable (Element) -> Void
-    @usableFromInline let onCompletion: @Sendable (FlowCompletion<Failure>) -> Void
-    @exclusivity(unchecked)
-    @usableFromInline var isEnded = false
-
-    @inlinable
-    init(
-        subscription: FlowSubscription,
-        onValue: @escaping @Sendable (Element) -> Void,
-        onCompletion: @escaping @Sendable (FlowCompletion<Failure>) -> Void
-    ) {
-        self.subscription = subscription
-        self.onValue = onValue
-        self.onCompletion = onCompletion
-    }
-
-    @inlinable
-    func receive(_ value: Element) -> FlowDemand {
-        if isEnded { return .stop }
-        onValue(value)
-        return .more
-    }
-
-    /// Marks the subscription completed first, so its cancel actions are released without
-    /// running (see ``FlowSubscriber``).
-    @inlinable
-    func complete(_ completion: FlowCompletion<Failure>) {
-        subscription.complete()
-        if isEnded { return }
-        isEnded = true
-        onCompletion(completion)
-    }
-}

@@ -26,18 +26,30 @@ import Dispatch
 /// RxSwift: an `Observable` after `observe(on: MainScheduler.instance)` (RxCocoa's `Driver` when
 /// it cannot fail and is shared); Combine: a publisher after `receive(on: DispatchQueue.main)`.
 public struct MainActorFlow<Element: Sendable, Failure: Error>: Sendable {
+    /// The flow before the hop: each subscription gets a hop of its own, after anything shared,
+    /// so whoever delivers upstream never delivers to a main-actor handler.
+    @usableFromInline let upstream: Flow<Element, Failure>
+    /// Whether an event that comes on the main queue while nothing waits is delivered at once
+    /// (a driver's replay inside `subscribe`) instead of in a later main-queue block.
+    @usableFromInline let deliversInlineOnMain: Bool
+
+    @inlinable
+    init(hopping upstream: Flow<Element, Failure>, deliversInlineOnMain: Bool) {
+        self.upstream = upstream
+        self.deliversInlineOnMain = deliversInlineOnMain
+    }
+
     /// The same events as a plain ``Flow``, delivered on the main queue (for operators or a
-    /// consumer that does not need the main actor's isolation). A driver's replay of its latest
-    /// value is the exception: it arrives inside `subscribe`, on the subscribing thread.
+    /// consumer that does not need the main actor's isolation). Each subscription hops on its
+    /// own. A driver subscribed on the main actor gets its replay of the latest value inside
+    /// `subscribe`.
     ///
     /// ```swift
     /// let titles: Flow<String, Never> = names.receive(on: MainActor.shared).flow
     /// ```
-    public let flow: Flow<Element, Failure>
-
     @inlinable
-    init(deliveredOnMain flow: Flow<Element, Failure>) {
-        self.flow = flow
+    public var flow: Flow<Element, Failure> {
+        upstream.hop(toMainInline: deliversInlineOnMain)
     }
 
     /// Subscribes with one handler for every event, called on the main actor.
@@ -54,7 +66,7 @@ public struct MainActorFlow<Element: Sendable, Failure: Error>: Sendable {
     /// `receive(on: DispatchQueue.main).sink(…)`.
     @inlinable @MainActor
     public func subscribe(_ onEvent: @escaping @MainActor @Sendable (FlowEvent<Element, Failure>) -> Void) -> CancellationToken {
-        flow.subscribe { event in MainActor.assumeIsolated { onEvent(event) } }
+        flow.subscribe { event in onMainActor("MainActorFlow.subscribe(_:)") { onEvent(event) } }
     }
 
     /// Subscribes with a handler for values and one for the completion, both called on the
@@ -83,8 +95,8 @@ public struct MainActorFlow<Element: Sendable, Failure: Error>: Sendable {
         onCompletion: @escaping @MainActor @Sendable (FlowCompletion<Failure>) -> Void
     ) -> CancellationToken {
         flow.subscribe(
-            onValue: { value in MainActor.assumeIsolated { onValue(value) } },
-            onCompletion: { completion in MainActor.assumeIsolated { onCompletion(completion) } }
+            onValue: { value in onMainActor("MainActorFlow.subscribe(onValue:onCompletion:)") { onValue(value) } },
+            onCompletion: { completion in onMainActor("MainActorFlow.subscribe(onValue:onCompletion:)") { onCompletion(completion) } }
         )
     }
 
@@ -117,8 +129,10 @@ public struct MainActorFlow<Element: Sendable, Failure: Error>: Sendable {
     ) -> CancellationToken {
         flow.subscribe(
             with: owner,
-            onValue: { owner, value in MainActor.assumeIsolated { onValue(owner, value) } },
-            onCompletion: { owner, completion in MainActor.assumeIsolated { onCompletion(owner, completion) } }
+            onValue: { owner, value in onMainActor("MainActorFlow.subscribe(with:onValue:onCompletion:)") { onValue(owner, value) } },
+            onCompletion: { owner, completion in
+                onMainActor("MainActorFlow.subscribe(with:onValue:onCompletion:)") { onCompletion(owner, completion) }
+            }
         )
     }
 
@@ -147,7 +161,9 @@ public struct MainActorFlow<Element: Sendable, Failure: Error>: Sendable {
     ) -> MainActorFlow<NewElement, Failure> {
         // The outer values arrive on the main queue, and flatMap without a limit calls the
         // selector in the outer delivery itself.
-        let inners = flow.flatMap(weak: owner) { owner, value in MainActor.assumeIsolated { transform(owner, value) } }
+        let inners = flow.flatMap(weak: owner) { owner, value in
+            onMainActor("MainActorFlow.flatMap(weak:_:)") { transform(owner, value) }
+        }
         return inners.receive(on: MainActor.shared)
     }
 
@@ -172,7 +188,9 @@ public struct MainActorFlow<Element: Sendable, Failure: Error>: Sendable {
         weak owner: Owner,
         _ transform: @escaping @MainActor @Sendable (Owner, Element) -> Flow<NewElement, Failure>
     ) -> MainActorFlow<NewElement, Failure> {
-        let inners = flow.flatMapLatest(weak: owner) { owner, value in MainActor.assumeIsolated { transform(owner, value) } }
+        let inners = flow.flatMapLatest(weak: owner) { owner, value in
+            onMainActor("MainActorFlow.flatMapLatest(weak:_:)") { transform(owner, value) }
+        }
         return inners.receive(on: MainActor.shared)
     }
 }
@@ -247,7 +265,7 @@ extension Flow {
     /// ```
     @inlinable
     public func receive(on mainActor: MainActor) -> MainActorFlow<Element, Failure> {
-        MainActorFlow(deliveredOnMain: receive(on: DispatchQueue.main))
+        MainActorFlow(hopping: self, deliversInlineOnMain: false)
     }
 }
 
@@ -256,9 +274,12 @@ extension Flow {
     /// subscribers (who get the latest value at once), and delivers on the main actor.
     ///
     /// A failure is replaced by `fallback`, then the flow finishes. The upstream runs once for
-    /// all the subscribers at a time (`share(replay: 1, scope: .whileConnected)` after the hop
-    /// to the main queue, as RxCocoa's), and starts again when a subscriber comes after all had
-    /// left. A subscriber that comes while it runs gets the latest value inside `subscribe`.
+    /// all the subscribers at a time (`share(replay: 1, scope: .whileConnected)`), and starts
+    /// again when a subscriber comes after all had left. Each subscriber then hops to the main
+    /// queue on its own, so a subscriber on another thread never delivers to one on the main
+    /// actor. A subscriber that comes on the main actor while it runs gets the latest value
+    /// inside `subscribe`, and an event sent on the main queue while nothing waits for that
+    /// subscriber is delivered at once (RxCocoa's `MainScheduler` does the same).
     ///
     /// ```swift
     /// @MainActor final class ProfileScreen {
@@ -300,6 +321,16 @@ extension Flow where Failure == Never {
     /// `share().receive(on: DispatchQueue.main)` (without the replay).
     @inlinable
     public func driver() -> MainActorFlow<Element, Never> {
-        MainActorFlow(deliveredOnMain: receive(on: DispatchQueue.main).share(replay: 1))
+        MainActorFlow(hopping: share(replay: 1), deliversInlineOnMain: true)
     }
+}
+
+/// Runs a `@MainActor` closure that the library calls from a path on the main queue; debug
+/// builds stop with a message naming `operation` if the path is not on the main actor.
+@inlinable
+func onMainActor<T: Sendable>(_ operation: StaticString, _ body: @MainActor () -> T) -> T {
+    #if DEBUG
+    MainActor.preconditionIsolated("AsyncBridge: \(operation) called its @MainActor closure off the main actor")
+    #endif
+    return MainActor.assumeIsolated(body)
 }

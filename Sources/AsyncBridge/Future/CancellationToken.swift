@@ -23,8 +23,25 @@
 /// RxSwift: `Disposable`; Combine: `AnyCancellable` (which, unlike this token, cancels when
 /// released).
 public final class CancellationToken: Sendable, Hashable {
+    /// What cancelling reaches: a flow subscription, or an action of the token's own.
     @usableFromInline
-    let action: Lock<CancelAction?>
+    enum Target: Sendable {
+        case subscription(FlowSubscription)
+        case action(Lock<CancelAction?>)
+    }
+
+    /// The gate: ``cancelledBit`` once cancelled, ``endedBit`` once a flow subscription ended
+    /// otherwise (completed, or its owner gone). A flow's sink reads it before every event.
+    @usableFromInline let state = AtomicWord(0)
+    @usableFromInline let target: Target
+    #if DEBUG
+    /// The thread delivering to the subscription at this moment (0 for none), how deeply it
+    /// nests, and the `subscribe` method that made it: the debug check of one delivery at a time.
+    /// `depth` is unsafe by the compiler's rules but touched only by the thread `deliverer` holds.
+    @usableFromInline let deliverer = AtomicWord(0)
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var depth = 0
+    @usableFromInline let method: StaticString
+    #endif
 
     /// Creates a token that runs `action` the first time it is cancelled.
     ///
@@ -33,26 +50,35 @@ public final class CancellationToken: Sendable, Hashable {
     /// ```
     @inlinable
     public init(_ action: @escaping CancelAction) {
-        self.action = .make(action)
+        target = .action(.make(action))
+        #if DEBUG
+        method = "CancellationToken(_:)"
+        #endif
     }
 
-    /// Runs the cancel action if this is the first call; later calls do nothing.
+    /// The token of a flow subscription, made by `subscribe` (`method`).
+    @inlinable
+    init(subscription: FlowSubscription, method: StaticString) {
+        target = .subscription(subscription)
+        #if DEBUG
+        self.method = method
+        #endif
+    }
+
+    /// Cancels: runs the cancel action if this is the first call; later calls do nothing.
     ///
-    /// > Warning: A later call made while the first one is still running on another thread
-    /// > returns at once, before that cancellation has reached the source: until it has, the
-    /// > subscriber may still receive values. Nothing arrives after the first call returned
-    /// > but an event already in flight.
+    /// For a `Flow` subscription, cancellation has taken effect when any call returns, on
+    /// any thread: the handlers get nothing more, except an event another thread was already
+    /// delivering. A second call made while the first is still reaching the source returns at
+    /// once too, without waiting for it.
     ///
     /// ```swift
     /// token.cancel()
     /// ```
     @inlinable
     public func cancel() {
-        let pending = action.withLock { action -> CancelAction? in
-            defer { action = nil }
-            return action
-        }
-        pending?()
+        if state.setBits(Self.cancelledBit) & Self.cancelledBit != 0 { return }
+        runTarget()
     }
 
     /// Whether ``cancel()`` has been called.
@@ -61,7 +87,21 @@ public final class CancellationToken: Sendable, Hashable {
     /// if !token.isCancelled { token.cancel() }
     /// ```
     public var isCancelled: Bool {
-        action.withLock { $0 == nil }
+        state.load() & Self.cancelledBit != 0
+    }
+
+    @inlinable
+    func runTarget() {
+        switch target {
+        case .subscription(let subscription):
+            subscription.cancel()
+        case .action(let action):
+            let pending = action.withLock { action -> CancelAction? in
+                defer { action = nil }
+                return action
+            }
+            pending?()
+        }
     }
 
     /// Tokens are equal only to themselves.

@@ -152,6 +152,12 @@ final class SerialDrain<Event: Sendable>: @unchecked Sendable {
         state.withLock { $0.delivering }
     }
 
+    /// Whether the drain is closed: later submissions are dropped.
+    @inlinable
+    var isClosed: Bool {
+        state.withLock { $0.closed }
+    }
+
     /// Drops queued events and every later submission, and releases the receiver (after a
     /// completion or a cancellation): at once, or when the thread delivering at this moment has
     /// finished its event, which still arrives.

@@ -38,4 +38,14 @@ struct ThreadIdentity: @unchecked Sendable {  // `pthread_t` is a pointer on Dar
     var isCurrent: Bool {
         pthread_equal(thread, pthread_self()) != 0
     }
+
+    /// The current thread as a nonzero word, for an atomic that records who holds something.
+    @inlinable
+    static var currentWord: UInt {
+        #if canImport(Darwin)
+        return UInt(bitPattern: pthread_self())
+        #else
+        return UInt(pthread_self())
+        #endif
+    }
 }

@@ -1,0 +1,180 @@
+/// The gate of a flow subscription, kept by its token: the one place that keeps "nothing after
+/// cancellation" (contract 3) and, in debug builds, checks "one delivery at a time".
+///
+/// The gate is a word read without a lock before every event. ``cancel()`` closes it before it
+/// cancels upstream, so a delivery that starts after any `cancel()` has returned finds it
+/// closed, whichever thread cancels and however an operator upstream is written; a handler
+/// that cancels its own subscription gets nothing more, and its source is told to stop
+/// (``FlowDemand/stop``). Only an event already past the gate on another thread may still
+/// arrive. The token holds the subscription, not the handlers: those go with the chain.
+extension CancellationToken {
+    @inlinable static var cancelledBit: UInt { 1 }
+    @inlinable static var endedBit: UInt { 2 }
+
+    /// Whether events may still be delivered.
+    @inlinable
+    var isOpen: Bool { state.load() == 0 }
+
+    /// Closes the gate for a completion; whether the completion may be delivered (nothing ended
+    /// the subscription before, and nobody cancelled).
+    @inlinable
+    func closeForCompletion() -> Bool {
+        state.setBits(Self.endedBit) == 0
+    }
+
+    /// Closes the gate and cancels upstream without counting as ``cancel()`` (the owner of a
+    /// `subscribe(with:)` is gone).
+    @inlinable
+    func end() {
+        if state.setBits(Self.endedBit) != 0 { return }
+        runTarget()
+    }
+
+    /// Marks the start of a delivery; in debug builds, traps if another thread is delivering
+    /// to this subscriber at this moment.
+    @inlinable
+    func enterDelivery(of flow: @autoclosure () -> Any.Type) {
+        #if DEBUG
+        let current = ThreadIdentity.currentWord
+        let holder = deliverer.compareExchange(expected: 0, desired: current)
+        if holder != 0 && holder != current { concurrentDeliveryDetected(subscriber: method, flow: flow()) }
+        depth += 1
+        #endif
+    }
+
+    @inlinable
+    func leaveDelivery() {
+        #if DEBUG
+        depth -= 1
+        if depth == 0 { deliverer.store(0) }
+        #endif
+    }
+}
+
+#if DEBUG
+@usableFromInline
+func concurrentDeliveryDetected(subscriber: StaticString, flow: Any.Type) -> Never {
+    preconditionFailure(
+        "AsyncBridge: two threads delivered events at once to a subscriber of \(flow) made by \(subscriber). "
+            + "A subscriber gets one event at a time: a source or operator that can emit from several threads must serialise its events (Flow.create's emitter and the subjects do)."
+    )
+}
+#endif
+
+/// What a ``FlowSink`` calls: the user's handlers, in one of the forms `subscribe` offers.
+@usableFromInline
+protocol FlowSinkHandlers: Sendable {
+    associatedtype Element: Sendable
+    associatedtype Failure: Error
+    /// Handles a value; `false` when the subscription must end (its owner is gone).
+    func receive(_ value: Element) -> Bool
+    func complete(_ completion: FlowCompletion<Failure>)
+}
+
+/// Where every subscription the user holds ends: the user's handlers behind the token's gate.
+///
+/// ```swift
+/// let sink = FlowSink(FlowHandlers(onValue: { print($0) }, onCompletion: { _ in }), method: "subscribe(onValue:onCompletion:)")
+/// flow.run(sink.subscriber)
+/// return sink.token
+/// ```
+@usableFromInline
+final class FlowSink<Handlers: FlowSinkHandlers>: Sendable {
+    @usableFromInline let handlers: Handlers
+    @usableFromInline let token: CancellationToken
+    @usableFromInline let subscription: FlowSubscription
+
+    @inlinable
+    init(_ handlers: Handlers, method: StaticString) {
+        self.handlers = handlers
+        subscription = FlowSubscription()
+        token = CancellationToken(subscription: subscription, method: method)
+    }
+
+    /// The subscriber to run the flow with: each closure's context is the sink itself.
+    @inlinable
+    var subscriber: FlowSubscriber<Handlers.Element, Handlers.Failure> {
+        FlowSubscriber(
+            subscription: subscription,
+            receive: { self.receive($0) },
+            completeMarkingSubscription: { self.complete($0) }
+        )
+    }
+
+    @inlinable
+    func receive(_ value: Handlers.Element) -> FlowDemand {
+        guard token.isOpen else { return .stop }
+        token.enterDelivery(of: Flow<Handlers.Element, Handlers.Failure>.self)
+        let keep = handlers.receive(value)
+        token.leaveDelivery()
+        if !keep { token.end() }
+        return token.isOpen ? .more : .stop
+    }
+
+    /// Marks the subscription completed first, so its cancel actions are released without
+    /// running (see ``FlowSubscriber``).
+    @inlinable
+    func complete(_ completion: FlowCompletion<Handlers.Failure>) {
+        subscription.complete()
+        guard token.closeForCompletion() else { return }
+        token.enterDelivery(of: Flow<Handlers.Element, Handlers.Failure>.self)
+        handlers.complete(completion)
+        token.leaveDelivery()
+    }
+}
+
+/// A value handler and a completion handler: `subscribe(onValue:onCompletion:)`.
+@usableFromInline
+struct FlowHandlers<Element: Sendable, Failure: Error>: FlowSinkHandlers {
+    @usableFromInline let onValue: @Sendable (Element) -> Void
+    @usableFromInline let onCompletion: @Sendable (FlowCompletion<Failure>) -> Void
+
+    @inlinable
+    init(onValue: @escaping @Sendable (Element) -> Void, onCompletion: @escaping @Sendable (FlowCompletion<Failure>) -> Void) {
+        self.onValue = onValue
+        self.onCompletion = onCompletion
+    }
+
+    @inlinable
+    func receive(_ value: Element) -> Bool {
+        onValue(value)
+        return true
+    }
+
+    @inlinable
+    func complete(_ completion: FlowCompletion<Failure>) {
+        onCompletion(completion)
+    }
+}
+
+/// Handlers of an owner held weakly: `subscribe(with:onValue:onCompletion:)`. The
+/// subscription ends at the first value after the owner is gone.
+@usableFromInline
+struct FlowOwnerHandlers<Owner: AnyObject & Sendable, Element: Sendable, Failure: Error>: FlowSinkHandlers {
+    @usableFromInline weak var owner: Owner?
+    @usableFromInline let onValue: @Sendable (Owner, Element) -> Void
+    @usableFromInline let onCompletion: @Sendable (Owner, FlowCompletion<Failure>) -> Void
+
+    @inlinable
+    init(
+        owner: Owner,
+        onValue: @escaping @Sendable (Owner, Element) -> Void,
+        onCompletion: @escaping @Sendable (Owner, FlowCompletion<Failure>) -> Void
+    ) {
+        self.owner = owner
+        self.onValue = onValue
+        self.onCompletion = onCompletion
+    }
+
+    @inlinable
+    func receive(_ value: Element) -> Bool {
+        guard let owner else { return false }
+        onValue(owner, value)
+        return true
+    }
+
+    @inlinable
+    func complete(_ completion: FlowCompletion<Failure>) {
+        if let owner { onCompletion(owner, completion) }
+    }
+}
