@@ -152,7 +152,9 @@ final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
             subscription: connection,
             receive: { value in
                 subject.send(value)  // nobody follows `subject` once this connection has ended
-                return .more
+                // Ended (every subscriber left, or `connect()`'s token cancelled): a
+                // synchronous upstream stops here.
+                return connection.isCancelled ? .stop : .more
             },
             complete: { completion in
                 // Strong: a connection that nobody else keeps (a `connect()` token dropped)

@@ -176,3 +176,30 @@ func eventsCancellingOnFirstValueFromTheStart<Element, Failure>(_ flow: Flow<Ele
     }
     return events.value
 }
+
+/// Sharing operators stop a synchronous upstream once nobody listens.
+@Suite("Flow: share, publish and refCount stop their connection's upstream", .timeLimit(.minutes(1)))
+struct ShareStopsUpstreamTests {
+    static func counted(_ produced: AtomicCounter) -> Flow<Int, Never> {
+        Flow<Int, Never>.sequence(1...100_000).handleEvents(onValue: { _ in produced.increment() })
+    }
+
+    @Test func shareFirstStopsTheUpstreamAfterOneValue() {
+        let produced = AtomicCounter()
+        let recorder = FlowRecorder(Self.counted(produced).share().first())
+        #expect(recorder.events == [.value(1), .finished])
+        #expect(produced.value == 1)
+    }
+
+    @Test func publishRefCountFirstStopsTheUpstreamAfterOneValue() {
+        let produced = AtomicCounter()
+        let recorder = FlowRecorder(Self.counted(produced).publish().refCount().first())
+        #expect(recorder.events == [.value(1), .finished])
+        #expect(produced.value == 1)
+    }
+
+    @Test func shareStopsAnEndlessUpstreamWhenTheHandlerCancels() {
+        let events = eventsCancellingOnFirstValueFromTheStart(Flow<Int, Never>.sequence(0...).share())
+        #expect(events == [.value(0)])
+    }
+}
