@@ -73,6 +73,113 @@ struct FlowPublisherTests {
         #expect(recorder.overlaps == 0)
     }
 
+    /// Values the subscriber has requested are not the buffer's: 10 and 11 arrive while thread
+    /// A delivers 2, inside which the subscriber requested `.unlimited`; both wait only for A,
+    /// whatever the limit on values not requested yet.
+    @Test(arguments: [
+        FlowPublisherBufferingPolicy<TestError>.failingWhenFull(limit: 1, error: TestError(code: 7)),
+        .bufferingOldest(1),
+        .bufferingNewest(1),
+    ])
+    func requestedValuesArrivingWhileAnotherThreadDeliversDoNotCountAgainstTheLimit(
+        policy: FlowPublisherBufferingPolicy<TestError>
+    ) {
+        let subject = LiveSubject<Int, TestError>()
+        let dropped = Locked<[Int]>([])
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let recorder = DemandRecorder<Int, TestError>(onEvent: { recorder, event in
+            if event == .value(2) {
+                recorder.request(.unlimited)
+                entered.signal()
+                gate.wait()
+            }
+        })
+        subject.flow
+            .publisher(bufferingPolicy: policy, onDrop: { value in dropped.withLock { $0.append(value) } })
+            .subscribe(recorder)
+        recorder.request(.max(1))
+        subject.send(1)  // delivered at once: the demand is spent
+        subject.send(2)  // waits for demand
+        let threadA = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            recorder.request(.max(1))  // delivers 2, held at the gate after requesting .unlimited
+            threadA.signal()
+        }
+        #expect(waitedInTime(entered))
+        subject.send(10)
+        subject.send(11)
+        gate.signal()
+        #expect(waitedInTime(threadA))
+        #expect(recorder.events == [.value(1), .value(2), .value(10), .value(11)])
+        #expect(dropped.current == [])
+    }
+
+    /// The limit applies to what is beyond the outstanding demand: with `.max(2)` requested
+    /// inside 2's delivery, 10 and 11 are requested, 12 fills the buffer of one, and 13 meets a
+    /// full buffer.
+    @Test(arguments: [
+        (FlowPublisherBufferingPolicy<TestError>.bufferingOldest(1), [FlowEvent<Int, TestError>.value(12)], [13]),
+        (.bufferingNewest(1), [.value(13)], [12]),
+        (.failingWhenFull(limit: 1, error: TestError(code: 7)), [.value(12), .failure(TestError(code: 7))], []),
+    ])
+    func theLimitCountsOnlyValuesBeyondTheOutstandingDemand(
+        policy: FlowPublisherBufferingPolicy<TestError>,
+        afterOneMoreRequest: [FlowEvent<Int, TestError>],
+        expectedDrops: [Int]
+    ) {
+        let subject = LiveSubject<Int, TestError>()
+        let dropped = Locked<[Int]>([])
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let recorder = DemandRecorder<Int, TestError>(onEvent: { recorder, event in
+            if event == .value(2) {
+                recorder.request(.max(2))
+                entered.signal()
+                gate.wait()
+            }
+        })
+        subject.flow
+            .publisher(bufferingPolicy: policy, onDrop: { value in dropped.withLock { $0.append(value) } })
+            .subscribe(recorder)
+        recorder.request(.max(1))
+        subject.send(1)
+        subject.send(2)
+        let threadA = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            recorder.request(.max(1))  // delivers 2, held at the gate after requesting .max(2)
+            threadA.signal()
+        }
+        #expect(waitedInTime(entered))
+        for value in 10...13 { subject.send(value) }
+        gate.signal()
+        #expect(waitedInTime(threadA))
+        #expect(recorder.events == [.value(1), .value(2), .value(10), .value(11)], "the requested values")
+        recorder.request(.max(1))
+        #expect(recorder.events == [.value(1), .value(2), .value(10), .value(11)] + afterOneMoreRequest)
+        #expect(dropped.current == expectedDrops)
+    }
+
+    /// `request(.none)` breaks Combine's rules: it traps, at any time, with Combine's message,
+    /// as OpenCombine's own subscriptions (subjects, `Just`, `Future`) do.
+    @Test func requestingNoDemandTrapsAsCombinesSubscriptionsDo() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let recorder = DemandRecorder<Int, Never>()
+            Flow<Int, Never>.sequence(1...3).publisher.subscribe(recorder)
+            recorder.request(.none)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("API Violation: demand must not be zero"))
+        await #expect(processExitsWith: .failure) {
+            let subject = LiveSubject<Int, Never>()
+            let recorder = DemandRecorder<Int, Never>(initialDemand: .max(1))
+            subject.flow.publisher.subscribe(recorder)
+            let subscription = recorder.watchedSubscription as? any Subscription
+            recorder.cancel()
+            subscription?.request(.none)  // after cancel() too
+        }
+    }
+
     // MARK: Buffering policies when full
 
     @Test func unboundedKeepsEverything() {
@@ -217,9 +324,9 @@ struct FlowPublisherTests {
         #expect(received.current == [1])
     }
 
-    @Test func cancelWhileTheFlowIsBeingSubscribedCancelsItOnceSubscribed() {
+    @Test func cancelWhileTheFlowIsBeingSubscribedCancelsItAtOnce() {
         // The flow emits synchronously inside its subscribe; the subscriber cancels on the first
-        // value, before the flow's token exists.
+        // value, before `subscribe` has returned: the sends after it are ignored.
         let cancels = Counter()
         let flow = Flow<Int, Never>.create { emitter in
             emitter.send(1)
@@ -231,6 +338,57 @@ struct FlowPublisherTests {
         flow.publisher.subscribe(recorder)
         #expect(recorder.values == [1])
         #expect(cancels.value == 1)
+    }
+
+    /// `first()` cancels from inside `receive(_:)` while `Flow.sequence` is in its loop: the
+    /// source stops there, having produced one value.
+    @Test func firstStopsASynchronousSourceAfterOneValue() {
+        let produced = Counter()
+        let received = Locked<[Int]>([])
+        let cancellable = Flow<Int, Never>.sequence(0..<1_000_000)
+            .handleEvents(onValue: { _ in produced.increment() })
+            .publisher
+            .first()
+            .sink { value in received.withLock { $0.append(value) } }
+        #expect(received.current == [0])
+        #expect(produced.value == 1)
+        cancellable.cancel()
+    }
+
+    /// A subscriber that cancels inside `receive(_:)`, whatever its demand (unlimited: the
+    /// per-value fast path; a number: the buffered path), stops a synchronous source at once.
+    @Test(arguments: [nil, 5] as [Int?])
+    func cancelInsideReceiveStopsASynchronousSourceAfterOneValue(maxDemand: Int?) {
+        let produced = Counter()
+        let completions = Counter()
+        let recorder = DemandRecorder<Int, Never>(
+            initialDemand: maxDemand.map { .max($0) } ?? .unlimited,
+            onEvent: { recorder, _ in recorder.cancel() }
+        )
+        Flow<Int, Never>.sequence(0..<1_000_000)
+            .handleEvents(onValue: { _ in produced.increment() }, onCompletion: { _ in completions.increment() })
+            .publisher
+            .subscribe(recorder)
+        #expect(recorder.events == [.value(0)])
+        #expect(produced.value == 1)
+        #expect(completions.value == 0, "the source stopped rather than finished")
+    }
+
+    /// An endless synchronous flow returns once the subscriber has had enough. (A thread of its
+    /// own, so that a source that never stops fails the test rather than hangs the run.)
+    @Test(arguments: ["first()", "prefix(1)"])
+    func anEndlessSynchronousFlowStopsWhenTheSubscriberHasEnough(limit: String) {
+        let received = Locked<[Int]>([])
+        let returned = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let endless = Flow<Int, Never>.sequence(0...).publisher
+            let limited = limit == "first()" ? endless.first().eraseToAnyPublisher() : endless.prefix(1).eraseToAnyPublisher()
+            let cancellable = limited.sink { value in received.withLock { $0.append(value) } }
+            cancellable.cancel()
+            returned.signal()
+        }
+        #expect(waitedInTime(returned), "the endless source did not stop")
+        #expect(received.current == [0])
     }
 
     @Test func cancelDiscardsBufferedValuesAndDeliversNothingMore() {

@@ -18,6 +18,8 @@ import AsyncBridge
 /// A value arriving when the subscriber has demand (and nothing is waiting before it) goes
 /// straight to the subscriber; otherwise it waits in the buffer, oldest first, and goes out
 /// as the subscriber requests more. The policy says what happens when the buffer is full.
+/// Its count is of values not requested yet: a value the subscriber has requested, arriving
+/// while another thread is still delivering to it, waits for that thread, whatever the count.
 ///
 /// The first three cases mean what they mean in ``FlowBufferingPolicy``; there is no
 /// `blockingProducer` here: a Combine subscriber's demand is the back-pressure, and a flow's
@@ -41,9 +43,9 @@ public enum FlowPublisherBufferingPolicy<Failure: Error>: Sendable {
     /// ```
     case unbounded
 
-    /// Keeps the newest `count` values: a value arriving at a full buffer evicts the oldest,
-    /// which goes to `onDrop`. `0` keeps none: a value arriving without demand goes to
-    /// `onDrop`.
+    /// Keeps the newest `count` values: a value arriving at a full buffer evicts the oldest
+    /// one not requested, which goes to `onDrop`. `0` keeps none: a value arriving without
+    /// demand goes to `onDrop`.
     ///
     /// ```swift
     /// let latest = progress.publisher(bufferingPolicy: .bufferingNewest(1))
@@ -114,16 +116,19 @@ extension Flow {
     ///   cold flow runs once per subscriber (use `share()` on the flow for one run).
     /// - **Demand.** `request(.max(n))` delivers at most `n` values; the others wait in the
     ///   buffer. A value arriving with demand and nothing waiting goes straight through, on
-    ///   the flow's thread.
+    ///   the flow's thread. The policy limits only the values beyond the outstanding demand.
+    ///   `request(.none)` traps ("API Violation: demand must not be zero"), as Combine's own
+    ///   subscriptions do.
     /// - **Nothing dropped silently.** A value the policy drops goes to `onDrop`, on the
     ///   flow's thread, outside the lock; `.failingWhenFull` fails the publisher instead.
     /// - **The end.** The flow's completion or failure is delivered after the values
     ///   buffered before it, and needs no demand: once the buffer is empty, it goes out.
     /// - **Cancellation.** `cancel()` of the Combine subscription (or releasing its
     ///   `AnyCancellable`) cancels the flow's subscription, whose cancel action runs once,
-    ///   and discards the buffered values. A flow that emits synchronously while being
-    ///   subscribed is cancelled as soon as its `subscribe` returns; what it emits until
-    ///   then is ignored.
+    ///   and discards the buffered values. It takes effect at once, even from inside
+    ///   `receive(_:)` in the middle of a synchronous emission: nothing more is delivered and
+    ///   the source stops, so `Flow.sequence(0...).publisher.first()` takes one value from
+    ///   the endless sequence and returns.
     /// - **Grammar and threads.** The subscriber sees `value* (finished | failure)?`, one
     ///   call at a time, on the thread of the flow's delivery or of the `request` that
     ///   freed a buffered value; a `request` made from inside `receive(_:)` only adds

@@ -16,17 +16,21 @@ import AsyncBridge
 /// releasing the subscriber).
 ///
 /// ```
-///            request(n) (first)            flow completes / overflow / cancel()
-///  .idle ───────────────────▶ .subscribing ───────────────▶ .done
-///                                 │  subscribe returned  ▲
-///                                 ▼                      │ flow completes / overflow / cancel()
-///                             .subscribed(token) ────────┘
+///          request(n) (first)             the token, before the flow runs
+///  .idle ──────────────────▶ .subscribing ──────────────────────────▶ .subscribed(token)
+///    │ cancel()                   │ cancel(): the token is cancelled         │ flow completes /
+///    │                            │ on arrival (the flow never runs)         │ overflow / cancel()
+///    └────────────────────────────┴──────────────▶ .done ◀──────────────────┘
 /// ```
 ///
 /// Independently of the flow's side, `downstream` is the subscriber until it has had its
 /// completion or cancelled (then `nil`, and everything is ignored), and `delivering` says that
 /// one thread is handing values to it: only that thread delivers, so deliveries never overlap,
 /// and a `request` made from inside the subscriber's `receive` only adds demand.
+///
+/// The buffer holds two kinds of values, oldest first: those the outstanding `demand` covers
+/// (requested, waiting only for the delivering thread) and, after them, those beyond it. The
+/// policy's limit counts only the latter: a requested value is never dropped nor overflows.
 ///
 /// ```swift
 /// var machine = FlowPublisherStateMachine<Int, Never, Subscribers.Sink<Int, Never>>(
@@ -38,9 +42,9 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
     enum Upstream {
         /// No demand yet: not subscribed.
         case idle
-        /// `flow.subscribe` is running (it may deliver synchronously). `cancelWhenSubscribed`:
-        /// the subscription must be cancelled as soon as its token is known (the subscriber
-        /// cancelled, or the buffer overflowed, meanwhile).
+        /// `flow.subscribe` has been decided on and its token is not here yet.
+        /// `cancelWhenSubscribed`: the subscriber cancelled meanwhile, so the token is cancelled
+        /// as soon as it arrives, before the flow runs.
         case subscribing(cancelWhenSubscribed: Bool)
         /// Subscribed; the token cancels it.
         case subscribed(CancellationToken)
@@ -83,8 +87,9 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
         case drain
     }
 
+    /// `more` is not zero (the subscription traps on zero, as Combine's do).
     mutating func request(_ more: Subscribers.Demand) -> RequestAction {
-        guard downstream != nil, more > .none else { return .none }
+        guard downstream != nil else { return .none }
         demand += more
         if case .idle = upstream {
             upstream = .subscribing(cancelWhenSubscribed: false)
@@ -110,10 +115,9 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
 
     // MARK: Flow side
 
-    /// `flow.subscribe` has returned `token`: what to cancel now (the subscriber cancelled or
-    /// the buffer overflowed meanwhile), or `nil`. A token of a flow that has completed
-    /// meanwhile is not needed: it is released, with nothing to cancel.
-    mutating func subscribed(_ token: CancellationToken) -> CancellationToken? {
+    /// `flow.subscribe` hands over `token` before the flow runs: what to cancel now (the
+    /// subscriber cancelled meanwhile: the flow then never runs), or `nil`.
+    mutating func started(_ token: CancellationToken) -> CancellationToken? {
         switch upstream {
         case .subscribing(cancelWhenSubscribed: false):
             upstream = .subscribed(token)
@@ -121,10 +125,8 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
         case .subscribing(cancelWhenSubscribed: true):
             upstream = .done
             return token
-        case .done:
-            return nil
-        case .idle, .subscribed:
-            preconditionFailure("Internal inconsistency: a flow subscribed twice for one Combine subscription")
+        case .idle, .subscribed, .done:
+            preconditionFailure("Internal inconsistency: a flow started twice, or unasked, for one Combine subscription")
         }
     }
 
@@ -136,8 +138,8 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
         /// This thread delivers `value` to `downstream`, then goes on with
         /// ``nextDelivery(adding:)`` (adding the demand that `receive` returned) until `.stop`.
         case deliver(Downstream, Element)
-        /// The policy dropped this value (the new one, or the oldest buffered): pass it to
-        /// `onDrop`.
+        /// The policy dropped this value (the new one, or the oldest one not requested): pass
+        /// it to `onDrop`.
         case drop(Element)
         /// The buffer was full under `.failingWhenFull`: cancel the flow (`token`, when it is
         /// known), and, if `drain`, deliver (the failure is queued after the buffered values).
@@ -151,20 +153,28 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
             demand -= 1
             return .deliver(downstream, value)
         }
+        // The first `requested` buffered values are covered by the demand; so is this one if
+        // there are fewer. Only the values beyond them count against the policy's limit.
+        let requested = demand.max ?? .max
+        guard buffer.count >= requested else {
+            buffer.append(value)
+            return .none
+        }
+        let unrequested = buffer.count - requested
         switch policy {
         case .unbounded:
             buffer.append(value)
         case .bufferingNewest(let limit):
-            guard buffer.count >= limit else { buffer.append(value); break }
+            guard unrequested >= limit else { buffer.append(value); break }
             guard limit > 0 else { return .drop(value) }
-            let evicted = buffer.removeFirst()
+            let evicted = buffer.remove(at: requested)
             buffer.append(value)
             return .drop(evicted)
         case .bufferingOldest(let limit):
-            guard buffer.count >= limit else { buffer.append(value); break }
+            guard unrequested >= limit else { buffer.append(value); break }
             return .drop(value)
         case .failingWhenFull(let limit, let error):
-            guard buffer.count >= limit else { buffer.append(value); break }
+            guard unrequested >= limit else { buffer.append(value); break }
             completion = .failure(error)
             let token = endUpstream()
             return .overflow(token: token, drain: startDelivering())
@@ -258,8 +268,8 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
 
 extension FlowPublisherStateMachine where Downstream == AnySubscriber<Element, Failure> {
     /// The per-value fast path: the subscriber to hand a value from the flow to, when its
-    /// demand is unlimited, nothing is buffered, nobody is delivering and the flow is live;
-    /// otherwise `nil`, and the value goes through ``receive(_:)``.
+    /// demand is unlimited, nothing is buffered, nobody is delivering and the flow is
+    /// subscribed; otherwise `nil`, and the value goes through ``receive(_:)``.
     ///
     /// It changes nothing (it is `mutating` only so that the machine is not copied to call it),
     /// so one lock acquisition decides it, and no second one is needed
@@ -268,21 +278,16 @@ extension FlowPublisherStateMachine where Downstream == AnySubscriber<Element, F
     /// for a buffered value or a completion, and only the flow adds either; the flow delivers
     /// one event at a time (the Rx grammar of ``Flow``: a send from inside the subscriber
     /// waits until this delivery returns), so it adds neither before this value has been
-    /// delivered. A flow whose upstream is `.subscribed` or `.subscribing` without a pending
-    /// cancellation has not completed (``complete(_:)`` and an overflow end the upstream),
-    /// so `completion` is `nil` here.
+    /// delivered. A flow whose upstream is `.subscribed` has not completed (``complete(_:)``
+    /// and an overflow end the upstream), so `completion` is `nil` here.
     ///
     /// In an extension where `Downstream` is concrete (a loadable `AnySubscriber`), and
     /// inlined into the caller, so that neither a call nor its result needs generic metadata.
     @inline(__always)
     mutating func unlimitedDelivery() -> Downstream? {
         guard demand == .unlimited, !delivering, buffer.isEmpty else { return nil }
-        switch upstream {
-        case .subscribed, .subscribing(cancelWhenSubscribed: false):
-            return downstream
-        case .idle, .subscribing(cancelWhenSubscribed: true), .done:
-            return nil
-        }
+        guard case .subscribed = upstream else { return nil }
+        return downstream
     }
 }
 
@@ -319,6 +324,17 @@ struct CombineBridgeQueue<Element> {
         } else if head >= 32, head * 2 >= slots.count {
             slots.removeFirst(head)
             head = 0
+        }
+        return element
+    }
+
+    /// Takes the element `offset` places after the first, moving the ones after it up:
+    /// O(`count - offset`).
+    mutating func remove(at offset: Int) -> Element {
+        precondition(offset >= 0 && offset < count, "Internal inconsistency: remove(at:) outside the queue")
+        if offset == 0 { return removeFirst() }
+        guard let element = slots.remove(at: head + offset) else {
+            preconditionFailure("Internal inconsistency: a queued slot was empty")
         }
         return element
     }

@@ -30,7 +30,7 @@ struct FlowPublisherAdapter<Output: Sendable, Failure: Error>: Publisher {
 /// (``FlowPublisherStateMachine``), then, after unlocking, subscribes to the flow, delivers to
 /// the subscriber, cancels the flow or passes dropped values to `onDrop`.
 ///
-/// While the flow is subscribed, the flow's subscriber (the closure passed to `subscribe`)
+/// While the flow is subscribed, the flow's subscriber (the handler passed to `subscribe`)
 /// holds this object, as a Combine upstream holds its subscription; the flow lets it go when
 /// it completes or is cancelled, and the Combine subscriber lets it go when it has had its
 /// completion or has cancelled.
@@ -92,7 +92,10 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
 
     // MARK: Subscription
 
+    /// Adds demand. Zero demand breaks Combine's rules: it traps, in every build and whatever
+    /// the state (even after `cancel()`), as Combine's own subscriptions do.
     func request(_ demand: Subscribers.Demand) {
+        if demand == .none { fatalError("API Violation: demand must not be zero") }
         switch withLock({ $0.request(demand) }) {
         case .none:
             break
@@ -114,12 +117,19 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
 
     /// Subscribes to the flow, on the thread of the first `request`. The flow may deliver,
     /// and even complete, before `subscribe` returns.
+    ///
+    /// The token is the flow's gate, handed over before the flow runs: once the subscriber's
+    /// `cancel()` (or an overflow) has cancelled it, nothing more is delivered and a
+    /// synchronous source (`Flow.sequence`) stops its loop, even when the cancel comes from
+    /// inside `receive(_:)` in the middle of that loop.
     private func subscribe() {
-        let token = flow.subscribe(
-            onValue: { [self] value in receive(value) },
-            onCompletion: { [self] completion in complete(completion) }
-        )
-        withLock { $0.subscribed(token) }?.cancel()
+        _ = flow.subscribe(onStart: { [self] token in withLock { $0.started(token) }?.cancel() }) { [self] event in
+            switch event {
+            case .value(let value): receive(value)
+            case .finished: complete(.finished)
+            case .failure(let error): complete(.failure(error))
+            }
+        }
     }
 
     private func receive(_ value: Element) {
