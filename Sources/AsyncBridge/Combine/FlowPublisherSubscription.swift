@@ -123,13 +123,11 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     /// synchronous source (`Flow.sequence`) stops its loop, even when the cancel comes from
     /// inside `receive(_:)` in the middle of that loop.
     private func subscribe() {
-        _ = flow.subscribe(onStart: { [self] token in withLock { $0.started(token) }?.cancel() }) { [self] event in
-            switch event {
-            case .value(let value): receive(value)
-            case .finished: complete(.finished)
-            case .failure(let error): complete(.failure(error))
-            }
-        }
+        _ = flow.subscribe(
+            onStart: { [self] token in withLock { $0.started(token) }?.cancel() },
+            onValue: { [self] value in receive(value) },
+            onCompletion: { [self] completion in complete(completion) }
+        )
     }
 
     private func receive(_ value: Element) {

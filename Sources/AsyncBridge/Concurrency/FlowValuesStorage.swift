@@ -19,12 +19,15 @@ final class FlowValuesStorage<Element: Sendable, Failure: Error>: ConsumerBuffer
 
     @usableFromInline let state: Lock<Machine>
     @usableFromInline let subscription = FlowSubscription()
+    /// The gate the subscription's sink reads; cancelled when the last consumer leaves.
+    @usableFromInline let token: CancellationToken
     @usableFromInline let onDrop: (@Sendable (Element) -> Void)?
 
     @inlinable
     init(limit: BufferLimit, onDrop: (@Sendable (Element) -> Void)?) {
         state = .make(Machine(limit: limit))
         self.onDrop = onDrop
+        token = CancellationToken(subscription: subscription, method: "values")
     }
 
     /// Subscribes to `flow`. No producer is held until the subscribe returns (see
@@ -33,11 +36,7 @@ final class FlowValuesStorage<Element: Sendable, Failure: Error>: ConsumerBuffer
     @inlinable
     func start(_ flow: Flow<Element, Failure>) {
         state.withLock { $0.isSubscribing = true }
-        flow.run(FlowSubscriber(
-            subscription: subscription,
-            receive: { [self] value in receive(value) },
-            complete: { [self] completion in complete(completion) }
-        ))
+        flow.run(FlowSink(FlowValuesHandlers(storage: self), token: token, subscription: subscription).subscriber)
         state.withLock { $0.isSubscribing = false }
     }
 
@@ -76,6 +75,27 @@ final class FlowValuesStorage<Element: Sendable, Failure: Error>: ConsumerBuffer
     @usableFromInline
     func cancel(_ id: UInt64) {
         let departure = state.withLock { $0.cancel() }
-        if perform(departure) { subscription.cancel() }
+        if perform(departure) { token.cancel() }
+    }
+}
+
+/// What the sink of a `values` subscription calls: the storage's buffer.
+@usableFromInline
+struct FlowValuesHandlers<Element: Sendable, Failure: Error>: FlowSinkHandlers {
+    @usableFromInline let storage: FlowValuesStorage<Element, Failure>
+
+    @inlinable
+    init(storage: FlowValuesStorage<Element, Failure>) {
+        self.storage = storage
+    }
+
+    @inlinable
+    func receive(_ value: Element) -> Bool {
+        storage.receive(value) == .more
+    }
+
+    @inlinable
+    func complete(_ completion: FlowCompletion<Failure>) {
+        storage.complete(completion)
     }
 }

@@ -112,6 +112,35 @@ public struct Flow<Element: Sendable, Failure: Error>: Sendable {
         return sink.token
     }
 
+    /// Subscribes with a handler for values and one for the completion, handing the token to
+    /// `onStart` before the first event: ``subscribe(onStart:_:)`` with two handlers.
+    ///
+    /// ```swift
+    /// let bag = CancellationBag()
+    /// _ = Flow<Int, Never>.sequence(1...).subscribe(
+    ///     onStart: { $0.store(in: bag) },
+    ///     onValue: { value in if value == 3 { bag.cancelAll() } },   // the endless source stops
+    ///     onCompletion: { _ in }
+    /// )
+    /// ```
+    ///
+    /// RxSwift: an operator's sink holding its `Disposable` before its source emits; Combine:
+    /// `receive(subscription:)`, then `receive(_:)` and `receive(completion:)`.
+    ///
+    /// - Returns: the token handed to `onStart`.
+    @inlinable
+    public func subscribe(
+        onStart: (CancellationToken) -> Void,
+        onValue: @escaping @Sendable (Element) -> Void,
+        onCompletion: @escaping @Sendable (FlowCompletion<Failure>) -> Void
+    ) -> CancellationToken {
+        subscribe(
+            FlowHandlers(onValue: onValue, onCompletion: onCompletion),
+            method: "subscribe(onStart:onValue:onCompletion:)",
+            onStart: onStart
+        )
+    }
+
     /// Subscribes with one handler for every event, handing the token to `onStart` before the
     /// first event: the handler can then cancel even while `subscribe` has not returned yet,
     /// and a synchronous source (a sequence, a `create` loop, a bridge to another library)

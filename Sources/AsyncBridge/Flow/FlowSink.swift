@@ -91,6 +91,14 @@ final class FlowSink<Handlers: FlowSinkHandlers>: Sendable {
         token = CancellationToken(subscription: subscription, method: method)
     }
 
+    /// A sink behind a token made beforehand (by a consumer that keeps the token, not the sink).
+    @inlinable
+    init(_ handlers: Handlers, token: CancellationToken, subscription: FlowSubscription) {
+        self.handlers = handlers
+        self.subscription = subscription
+        self.token = token
+    }
+
     /// The subscriber to run the flow with: each closure's context is the sink itself.
     @inlinable
     var subscriber: FlowSubscriber<Handlers.Element, Handlers.Failure> {
