@@ -21,8 +21,9 @@ import OpenCombine
 ///   once `sink` has returned, after a synchronous source has run to its end).
 let syncSourceStopCounts = [1_000, 1_000_000]
 
-let syncSourceStopCases: [BenchmarkCase] = syncSourceStopCounts.flatMap { count in
-    [
+/// Route by route, each at both counts, so that the two rows to compare are next to each other.
+let syncSourceStopCases: [BenchmarkCase] =
+    syncSourceStopCounts.map { count in
         BenchmarkCase(
             id: "sync-source-stop-prefix-\(count)",
             peer: "OpenCombine prefix(1)",
@@ -30,7 +31,8 @@ let syncSourceStopCases: [BenchmarkCase] = syncSourceStopCounts.flatMap { count 
             allocations: .counted,
             ours: { try await flowStopByPrefix($0, count: count) },
             peerBody: { try await openCombineStopByPrefix($0, count: count) }
-        ),
+        )
+    } + syncSourceStopCounts.map { count in
         BenchmarkCase(
             id: "sync-source-stop-share-first-\(count)",
             peer: "OpenCombine share().first()",
@@ -38,7 +40,8 @@ let syncSourceStopCases: [BenchmarkCase] = syncSourceStopCounts.flatMap { count 
             allocations: .counted,
             ours: { try await flowStopByShareFirst($0, count: count) },
             peerBody: { try await openCombineStopByShareFirst($0, count: count) }
-        ),
+        )
+    } + syncSourceStopCounts.map { count in
         BenchmarkCase(
             id: "sync-source-stop-on-start-\(count)",
             peer: "OpenCombine Subscriber cancelling in receive(_:)",
@@ -46,9 +49,8 @@ let syncSourceStopCases: [BenchmarkCase] = syncSourceStopCounts.flatMap { count 
             allocations: .counted,
             ours: { try await flowStopByOnStart($0, count: count) },
             peerBody: { try await openCombineStopBySubscriber($0, count: count) }
-        ),
-    ]
-}
+        )
+    }
 
 // MARK: prefix(1)
 
