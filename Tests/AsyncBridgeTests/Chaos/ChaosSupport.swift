@@ -185,25 +185,14 @@ func onThreads(
     return await waitOffThePool(finished, seconds: seconds)
 }
 
-/// Checks of defects found and not fixed yet: each is off by default (its case is left out,
-/// or only counted in the suite's figures); set the environment variable to make it.
-enum ChaosGates {
-    /// `ASYNCBRIDGE_CHAOS_CONCURRENT_CANCEL=1`: a `cancel()` that finds the token already being
-    /// cancelled by another thread returns at once, before that thread's cancellation has
-    /// reached the source, so its caller (a handler cancelling itself, say) may still receive
-    /// values afterwards. Checked, the rules of the first `cancel()` apply to the second too.
-    static let concurrentCancel = ProcessInfo.processInfo.environment["ASYNCBRIDGE_CHAOS_CONCURRENT_CANCEL"] == "1"
-}
-
 /// A subscriber that checks the Rx grammar as events arrive: `value* (finished | failure)?`,
 /// never two events at once, nothing after its completion, nothing after it cancelled itself
 /// from its own handler, and at most one event (the one in flight) after another thread's
 /// `cancel()` returned (contract 3).
 ///
-/// The probe calls its token's `cancel()` from one thread only, the first that asks (its own
-/// lock hands the token out once): the rules above are those of the call that cancels. A
-/// second caller, which finds the token gone, returns at once, and may return before the
-/// first call has taken effect; what arrives after it is counted apart (see ``ChaosGates``).
+/// Several threads may call the token's `cancel()` at once: the same rules hold after the second
+/// call returned as after the first (the second returns at once, and cancellation has taken
+/// effect by then).
 final class GrammarProbe<Element: Sendable, Failure: Error>: Sendable {
     struct State {
         var inside = false
@@ -253,7 +242,7 @@ final class GrammarProbe<Element: Sendable, Failure: Error>: Sendable {
             }
             if !state.cancelledItself, !state.cancelReturned, state.secondCancelInHandler || state.secondCancelReturned {
                 state.afterSecondCancel += 1
-                if ChaosGates.concurrentCancel, state.secondCancelInHandler || state.afterSecondCancel > 1 {
+                if state.secondCancelInHandler || state.afterSecondCancel > 1 {
                     state.violations.append("\(what) after a second, concurrent cancel() returned")
                 }
             }
@@ -287,15 +276,13 @@ final class GrammarProbe<Element: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    /// Takes the token for this caller, if it is the first to cancel; `nil` if `subscribe`
-    /// has not returned yet. `first` is false when another caller took it.
+    /// The token for this caller; `nil` if `subscribe` has not returned yet. `first` is false
+    /// when another caller asked before.
     private func takeToken() -> (token: CancellationToken?, first: Bool) {
         state.withLock { state in
-            guard !state.cancelling else { return (nil, false) }
-            guard let token = state.token else { return (nil, true) }
-            state.cancelling = true
-            state.token = nil
-            return (token, true)
+            guard let token = state.token else { return (nil, !state.cancelling) }
+            defer { state.cancelling = true }
+            return (token, !state.cancelling)
         }
     }
 
@@ -304,24 +291,22 @@ final class GrammarProbe<Element: Sendable, Failure: Error>: Sendable {
     @discardableResult
     func cancelFromHandler() -> Bool {
         let (token, first) = takeToken()
-        if let token {
-            token.cancel()
-            state.withLock { $0.cancelledItself = true }
-            return true
+        guard let token else { return false }
+        token.cancel()
+        state.withLock { state in
+            if first { state.cancelledItself = true } else { state.secondCancelInHandler = true }
         }
-        if !first { state.withLock { $0.secondCancelInHandler = true } }
-        return !first
+        return true
     }
 
     /// From any thread: cancels this subscription; at most the event in flight may still
     /// arrive.
     func cancel() {
         let (token, first) = takeToken()
-        if let token {
-            token.cancel()
-            state.withLock { $0.cancelReturned = true }
-        } else if !first {
-            state.withLock { $0.secondCancelReturned = true }
+        guard let token else { return }
+        token.cancel()
+        state.withLock { state in
+            if first { state.cancelReturned = true } else { state.secondCancelReturned = true }
         }
     }
 
@@ -330,7 +315,8 @@ final class GrammarProbe<Element: Sendable, Failure: Error>: Sendable {
     /// Whether a `cancel()` of this probe has returned (its own, or a second one).
     var isCancelled: Bool { state.withLock { $0.cancelledItself || $0.cancelReturned || $0.secondCancelInHandler || $0.secondCancelReturned } }
     var violations: [String] { state.withLock { $0.violations } }
-    /// Events that arrived after a second, concurrent `cancel()` had returned (see ``ChaosGates``).
+    /// Events that arrived after a second, concurrent `cancel()` had returned: at most the one in
+    /// flight on another thread.
     var eventsAfterSecondCancel: Int { state.withLock { $0.afterSecondCancel } }
 
     /// Drops the token (after the checks), so the round keeps nothing alive.

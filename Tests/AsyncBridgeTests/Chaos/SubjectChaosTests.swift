@@ -22,7 +22,7 @@ extension Chaos {
                 afterSecondCancel += outcome.afterSecondCancel
                 await figures.record("subjects round \(round)", events: outcome.events, cancels: outcome.cancels, live: live)
             }
-            figures.notes.append("\(afterSecondCancel) events after a second, concurrent cancel() returned (ChaosGates.concurrentCancel)")
+            figures.notes.append("\(afterSecondCancel) events after a second, concurrent cancel() returned (at most the one in flight each)")
             figures.print()
         }
 
