@@ -15,6 +15,14 @@
 // - DocSnippets: the ```swift package=Coexistence blocks of the documentation, written here by
 //   .ci/check-doc-snippets and built against these modules (the files it writes are deleted
 //   after the build; Placeholder.swift keeps the target non-empty).
+// - RxAdapter: Migration.md's RxSwift adapter, the file users paste (Sources/RxAdapter/
+//   RxSwift+AsyncBridge.swift, the same text as the first ```swift package=Coexistence block of
+//   Migration.md), and RxAdapterTests, its tests against the stand-ins, which behave as RxSwift
+//   does where the adapter depends on it (subscriptions on the current-thread trampoline,
+//   `take`, sources that emit inside `subscribe`). One of the tests checks that the file and
+//   the block are the same text. Run by `.ci/run`:
+//   swift build --package-path Coexistence --build-tests -Xswiftc -warnings-as-errors
+//   swift test --package-path Coexistence --skip-build
 //
 // `.ci/check-public-names` compares the public names of AsyncBridge with the lists in
 // .ci/public-names/, and checks that the stand-ins declare, and RxNames / CombineNames use,
@@ -44,6 +52,14 @@ let package = Package(
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "AsyncBridge", package: "AsyncBridge"),
             ]
+        ),
+        .target(
+            name: "RxAdapter",
+            dependencies: ["RxSwift", "RxRelay", .product(name: "AsyncBridge", package: "AsyncBridge")]
+        ),
+        .testTarget(
+            name: "RxAdapterTests",
+            dependencies: ["RxAdapter", "RxSwift", "RxRelay", .product(name: "AsyncBridge", package: "AsyncBridge")]
         ),
         .target(
             name: "DocSnippets",

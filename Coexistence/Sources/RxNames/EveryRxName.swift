@@ -20,6 +20,7 @@ typealias RxEventConvertible = any EventConvertible
 typealias RxConnectableObservable = ConnectableObservable<Int>
 typealias RxConnectableObservableType = any ConnectableObservableType
 typealias RxGroupedObservable = GroupedObservable<String, Int>
+typealias RxTakeBehavior = TakeBehavior
 
 // RxSwift: traits.
 typealias RxSingle = Single<Int>

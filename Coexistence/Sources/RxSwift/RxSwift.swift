@@ -2,10 +2,24 @@
 //
 // It declares every public top-level type name of RxSwift's `RxSwift` module, with its generic
 // arity (the list is .ci/public-names/RxSwift.txt, and .ci/check-public-names keeps the two in
-// step). Where Migration.md's Rx adapter calls RxSwift, the declaration has RxSwift's own
-// signature and a small working body: `Observable.create(_:)`, `subscribe(_:)`, `AnyObserver`,
-// `Event`, `Disposables.create(with:)`, `DisposeBag`, `asSingle()`, `Single.create(subscribe:)` and
-// `Single.subscribe(_:)`. Everything else only has to type-check, and traps if called.
+// step). Where Migration.md's Rx adapter or its tests (Tests/RxAdapterTests) call RxSwift, the
+// declaration has RxSwift's own signature and a small working body that behaves as RxSwift does
+// where the adapter depends on it:
+//
+// - Subscriptions: `Observable.create(_:)` and the operators below are producers. A subscription
+//   runs on the current-thread trampoline (`CurrentThreadScheduler`), and the disposable it
+//   returns learns the operator's sink and upstream subscription only once the operator has
+//   subscribed upstream. So an operator can dispose its upstream only after that: a `create`
+//   closure that emits before returning its disposable cannot be stopped by a `take(1)` below it,
+//   while sources that emit from the trampoline (`from`, `of`, `repeatElement`) can.
+// - Operators: `take(_:)`, `take(while:behavior:)`, `take(until:behavior:)`, `empty()`,
+//   `from(_:scheduler:)`, `of(_:scheduler:)`, `repeatElement(_:scheduler:)`, `asSingle()`.
+// - Subscribing: `subscribe(_:)`, `subscribe(onNext:onError:onCompleted:onDisposed:)`,
+//   `AnyObserver`, `Event`; `Single.create(subscribe:)` and `Single.subscribe(_:)`.
+// - Disposables: `Disposables.create()`, `create(with:)`, `create(_:_:)`, `create(_:)`,
+//   `SingleAssignmentDisposable`, `DisposeBag`.
+//
+// Everything else only has to type-check, and traps if called.
 //
 // Compiled in the Swift 5 language mode, as RxSwift is.
 
@@ -14,6 +28,18 @@ import Foundation
 
 func rxStandIn(_ function: StaticString = #function) -> Never {
     fatalError("RxSwift stand-in: \(function) is declared for its name only")
+}
+
+func rxAbstractMethod(_ function: StaticString = #function) -> Never {
+    fatalError("RxSwift stand-in: \(function) is abstract")
+}
+
+extension NSLock {
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
 }
 
 // MARK: - Events and observers
@@ -94,7 +120,7 @@ extension ObservableType {
 
     /// RxSwift: `subscribe(_:)`, with RxSwift 6's signature.
     public func subscribe(_ on: @escaping (Event<Element>) -> Void) -> Disposable {
-        asObservable().subscribe(AnyObserver(eventHandler: on))
+        asObservable().subscribe(AnonymousObserver(on))
     }
 
     public func subscribe(
@@ -120,74 +146,372 @@ public class Observable<Element>: ObservableType {
     init() {}
 
     public func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        rxStandIn()
+        rxAbstractMethod()
     }
 
     public func asObservable() -> Observable<Element> { self }
 }
 
-/// `Observable.create`'s observable: the events of one subscription stop at the first
-/// completion or at `dispose()`, and the subscription is disposed after a completion (as in
-/// RxSwift).
-final class AnonymousObservable<Element>: Observable<Element> {
+/// RxSwift's `ObserverBase` behind `subscribe(_:)`: forwards events until the first completion.
+final class AnonymousObserver<Element>: ObserverType {
+    private let lock = NSLock()
+    private var stopped = false
+    private let handler: (Event<Element>) -> Void
+
+    init(_ handler: @escaping (Event<Element>) -> Void) {
+        self.handler = handler
+    }
+
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next:
+            if !lock.locked({ stopped }) { handler(event) }
+        case .error, .completed:
+            let first = lock.locked { () -> Bool in
+                defer { stopped = true }
+                return !stopped
+            }
+            if first { handler(event) }
+        }
+    }
+}
+
+// MARK: - Producers and sinks
+
+/// RxSwift's `Producer`, the base of `create` and of the operators. `subscribe` runs `run` on
+/// the current-thread trampoline: at once if it is already running on this thread, else it
+/// starts it (and the work it queues runs before `subscribe` returns). The disposable returned
+/// is a `SinkDisposer`, which learns the sink and the upstream subscription only when `run`
+/// returns: disposed earlier (by an event `run` delivered synchronously), it disposes them then.
+class Producer<Element>: Observable<Element> {
+    override init() {}
+
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        let subscribe = { () -> Disposable in
+            let disposer = SinkDisposer()
+            let sinkAndSubscription = self.run(observer, cancel: disposer)
+            disposer.setSinkAndSubscription(sink: sinkAndSubscription.sink, subscription: sinkAndSubscription.subscription)
+            return disposer
+        }
+        if !CurrentThreadScheduler.isScheduleRequired {
+            return subscribe()
+        }
+        return CurrentThreadScheduler.instance.schedule(()) { _ in subscribe() }
+    }
+
+    func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        rxAbstractMethod()
+    }
+}
+
+/// RxSwift's `SinkDisposer`: a producer's subscription.
+final class SinkDisposer: Cancelable {
+    private let lock = NSLock()
+    private var disposed = false
+    private var sinkAndSubscription: (sink: Disposable, subscription: Disposable)?
+
+    var isDisposed: Bool { lock.locked { disposed } }
+
+    func setSinkAndSubscription(sink: Disposable, subscription: Disposable) {
+        let alreadyDisposed = lock.locked { () -> Bool in
+            if !disposed { sinkAndSubscription = (sink, subscription) }
+            return disposed
+        }
+        if alreadyDisposed {
+            sink.dispose()
+            subscription.dispose()
+        }
+    }
+
+    func dispose() {
+        let taken = lock.locked { () -> (sink: Disposable, subscription: Disposable)? in
+            if disposed { return nil }
+            disposed = true
+            defer { sinkAndSubscription = nil }
+            return sinkAndSubscription
+        }
+        taken?.sink.dispose()
+        taken?.subscription.dispose()
+    }
+}
+
+/// RxSwift's `Sink`: an operator's subscriber. Once disposed it forwards nothing, and disposing
+/// it disposes the producer's `SinkDisposer`.
+class Sink<Observer: ObserverType>: Disposable {
+    let observer: Observer
+    let cancel: Cancelable
+    private let lock = NSLock()
+    private var disposed = false
+
+    init(observer: Observer, cancel: Cancelable) {
+        self.observer = observer
+        self.cancel = cancel
+    }
+
+    final func forwardOn(_ event: Event<Observer.Element>) {
+        if isDisposed { return }
+        observer.on(event)
+    }
+
+    final var isDisposed: Bool { lock.locked { disposed } }
+
+    func dispose() {
+        lock.locked { disposed = true }
+        cancel.dispose()
+    }
+}
+
+/// `Observable.create`'s observable: runs the closure inside `subscribe`, so whatever it emits
+/// before returning its disposable reaches the observer before anything downstream can dispose it.
+final class AnonymousObservable<Element>: Producer<Element> {
     let subscribeHandler: (AnyObserver<Element>) -> Disposable
 
     init(_ subscribeHandler: @escaping (AnyObserver<Element>) -> Disposable) {
         self.subscribeHandler = subscribeHandler
     }
 
-    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
-        let sink = AnonymousSink(forward: observer.on)
-        sink.setSubscription(subscribeHandler(AnyObserver(eventHandler: sink.on)))
-        return Disposables.create(with: sink.dispose)
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = AnonymousObservableSink(observer: observer, cancel: cancel)
+        let subscription = subscribeHandler(AnyObserver(sink))
+        return (sink: sink, subscription: subscription)
     }
 }
 
-final class AnonymousSink<Element> {
+/// `create`'s sink: the events stop at the first completion, after which the subscription is
+/// disposed.
+final class AnonymousObservableSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+
     private let lock = NSLock()
     private var stopped = false
-    private var disposed = false
-    private var subscription: Disposable?
-    private let forward: (Event<Element>) -> Void
 
-    init(forward: @escaping (Event<Element>) -> Void) {
-        self.forward = forward
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next:
+            if lock.locked({ stopped }) { return }
+            forwardOn(event)
+        case .error, .completed:
+            let first = lock.locked { () -> Bool in
+                defer { stopped = true }
+                return !stopped
+            }
+            if first {
+                forwardOn(event)
+                dispose()
+            }
+        }
+    }
+}
+
+// MARK: - Operators
+
+extension ObservableType {
+    /// RxSwift: `empty()`: completes at once.
+    public static func empty() -> Observable<Element> {
+        EmptyProducer()
+    }
+
+    /// RxSwift: `from(_:scheduler:)` for an array: the elements are sent from `scheduler`, one
+    /// scheduled action each (on the trampoline by default).
+    public static func from(_ array: [Element], scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
+        ObservableSequence(elements: array, scheduler: scheduler)
+    }
+
+    /// RxSwift: `from(_:scheduler:)` for any sequence.
+    public static func from<Sequence: Swift.Sequence>(
+        _ sequence: Sequence,
+        scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance
+    ) -> Observable<Element> where Sequence.Element == Element {
+        ObservableSequence(elements: sequence, scheduler: scheduler)
+    }
+
+    /// RxSwift: `of(_:scheduler:)`.
+    public static func of(_ elements: Element..., scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
+        ObservableSequence(elements: elements, scheduler: scheduler)
+    }
+
+    /// RxSwift: `repeatElement(_:scheduler:)`: the element forever, one scheduled action each.
+    public static func repeatElement(_ element: Element, scheduler: ImmediateSchedulerType = CurrentThreadScheduler.instance) -> Observable<Element> {
+        RepeatElement(element: element, scheduler: scheduler)
+    }
+
+    /// RxSwift: `take(_:)`: after the `count`-th element, completes and disposes its upstream.
+    public func take(_ count: Int) -> Observable<Element> {
+        if count == 0 {
+            return Observable.empty()
+        }
+        return TakeCount(source: asObservable(), count: count)
+    }
+
+    /// RxSwift: `take(until:behavior:)`: at the first element that passes `predicate`,
+    /// completes (after that element if `.inclusive`) and disposes its upstream.
+    public func take(until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive) -> Observable<Element> {
+        TakeUntilPredicate(source: asObservable(), behavior: behavior, predicate: predicate)
+    }
+
+    /// RxSwift: `take(while:behavior:)`: `take(until:)` with the predicate negated.
+    public func take(while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive) -> Observable<Element> {
+        take(until: { try !predicate($0) }, behavior: behavior)
+    }
+}
+
+/// RxSwift: `TakeBehavior`.
+public enum TakeBehavior {
+    case inclusive
+    case exclusive
+}
+
+final class EmptyProducer<Element>: Producer<Element> {
+    override func subscribe<Observer: ObserverType>(_ observer: Observer) -> Disposable where Observer.Element == Element {
+        observer.on(.completed)
+        return Disposables.create()
+    }
+}
+
+final class ObservableSequence<Elements: Swift.Sequence>: Producer<Elements.Element> {
+    let elements: Elements
+    let scheduler: ImmediateSchedulerType
+
+    init(elements: Elements, scheduler: ImmediateSchedulerType) {
+        self.elements = elements
+        self.scheduler = scheduler
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = Sink(observer: observer, cancel: cancel)
+        let subscription = scheduler.scheduleRecursive(elements.makeIterator()) { iterator, recurse in
+            var iterator = iterator
+            if let next = iterator.next() {
+                sink.forwardOn(.next(next))
+                recurse(iterator)
+            } else {
+                sink.forwardOn(.completed)
+                sink.dispose()
+            }
+        }
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+final class RepeatElement<Element>: Producer<Element> {
+    let element: Element
+    let scheduler: ImmediateSchedulerType
+
+    init(element: Element, scheduler: ImmediateSchedulerType) {
+        self.element = element
+        self.scheduler = scheduler
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = Sink(observer: observer, cancel: cancel)
+        let subscription = scheduler.scheduleRecursive(element) { element, recurse in
+            sink.forwardOn(.next(element))
+            recurse(element)
+        }
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+final class TakeCount<Element>: Producer<Element> {
+    let source: Observable<Element>
+    let count: Int
+
+    init(source: Observable<Element>, count: Int) {
+        precondition(count >= 0, "count can't be negative")
+        self.source = source
+        self.count = count
+    }
+
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = TakeCountSink(observer: observer, cancel: cancel, count: count)
+        let subscription = source.subscribe(sink)
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+final class TakeCountSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+    private var remaining: Int
+
+    init(observer: Observer, cancel: Cancelable, count: Int) {
+        remaining = count
+        super.init(observer: observer, cancel: cancel)
     }
 
     func on(_ event: Event<Element>) {
-        lock.lock()
-        if stopped || disposed {
-            lock.unlock()
-            return
+        switch event {
+        case .next:
+            if remaining > 0 {
+                remaining -= 1
+                forwardOn(event)
+                if remaining == 0 {
+                    forwardOn(.completed)
+                    dispose()
+                }
+            }
+        case .error, .completed:
+            forwardOn(event)
+            dispose()
         }
-        if case .next = event {} else { stopped = true }
-        lock.unlock()
-        forward(event)
-        if stopped { dispose() }
+    }
+}
+
+final class TakeUntilPredicate<Element>: Producer<Element> {
+    let source: Observable<Element>
+    let behavior: TakeBehavior
+    let predicate: (Element) throws -> Bool
+
+    init(source: Observable<Element>, behavior: TakeBehavior, predicate: @escaping (Element) throws -> Bool) {
+        self.source = source
+        self.behavior = behavior
+        self.predicate = predicate
     }
 
-    func setSubscription(_ newSubscription: Disposable) {
-        lock.lock()
-        if disposed {
-            lock.unlock()
-            newSubscription.dispose()
-            return
-        }
-        subscription = newSubscription
-        lock.unlock()
+    override func run<Observer: ObserverType>(_ observer: Observer, cancel: Cancelable) -> (sink: Disposable, subscription: Disposable)
+    where Observer.Element == Element {
+        let sink = TakeUntilPredicateSink(parent: self, observer: observer, cancel: cancel)
+        let subscription = source.subscribe(sink)
+        return (sink: sink, subscription: subscription)
+    }
+}
+
+final class TakeUntilPredicateSink<Observer: ObserverType>: Sink<Observer>, ObserverType {
+    typealias Element = Observer.Element
+    private let parent: TakeUntilPredicate<Element>
+    private var running = true
+
+    init(parent: TakeUntilPredicate<Element>, observer: Observer, cancel: Cancelable) {
+        self.parent = parent
+        super.init(observer: observer, cancel: cancel)
     }
 
-    func dispose() {
-        lock.lock()
-        if disposed {
-            lock.unlock()
-            return
+    func on(_ event: Event<Element>) {
+        switch event {
+        case .next(let value):
+            if !running { return }
+            do {
+                running = try !parent.predicate(value)
+            } catch {
+                forwardOn(.error(error))
+                dispose()
+                return
+            }
+            if running {
+                forwardOn(event)
+            } else {
+                if parent.behavior == .inclusive { forwardOn(event) }
+                forwardOn(.completed)
+                dispose()
+            }
+        case .error, .completed:
+            forwardOn(event)
+            dispose()
         }
-        disposed = true
-        let taken = subscription
-        subscription = nil
-        lock.unlock()
-        taken?.dispose()
     }
 }
 
@@ -351,10 +675,37 @@ public final class SerialDisposable: DisposeBase, Cancelable {
     public func dispose() { rxStandIn() }
 }
 
-/// RxSwift: `SingleAssignmentDisposable`.
+/// RxSwift: `SingleAssignmentDisposable`: holds one disposable, set once, perhaps after it was
+/// disposed: a disposable set then is disposed at once.
 public final class SingleAssignmentDisposable: DisposeBase, Cancelable {
-    public var isDisposed: Bool { rxStandIn() }
-    public func dispose() { rxStandIn() }
+    private let lock = NSLock()
+    private var disposed = false
+    private var assigned = false
+    private var disposable: Disposable?
+
+    public override init() {}
+
+    public var isDisposed: Bool { lock.locked { disposed } }
+
+    public func setDisposable(_ disposable: Disposable) {
+        let disposeNow = lock.locked { () -> Bool in
+            precondition(!assigned, "oldState.disposable != nil")
+            assigned = true
+            if !disposed { self.disposable = disposable }
+            return disposed
+        }
+        if disposeNow { disposable.dispose() }
+    }
+
+    public func dispose() {
+        let taken = lock.locked { () -> Disposable? in
+            if disposed { return nil }
+            disposed = true
+            defer { disposable = nil }
+            return disposable
+        }
+        taken?.dispose()
+    }
 }
 
 // MARK: - Traits
@@ -598,9 +949,6 @@ public class ConcurrentDispatchQueueScheduler: _StandInScheduler {
 /// RxSwift: `ConcurrentMainScheduler`.
 public final class ConcurrentMainScheduler: _StandInScheduler {}
 
-/// RxSwift: `CurrentThreadScheduler`.
-public class CurrentThreadScheduler: _StandInScheduler {}
-
 /// RxSwift: `OperationQueueScheduler`.
 public class OperationQueueScheduler: _StandInScheduler {
     public init(operationQueue: OperationQueue) {}
@@ -627,6 +975,164 @@ public struct HistoricalSchedulerTimeConverter: VirtualTimeConverterType {
 open class HistoricalScheduler: VirtualTimeScheduler<HistoricalSchedulerTimeConverter> {
     public init(initialClock: RxTime = Date(timeIntervalSince1970: 0)) {
         super.init(initialClock: initialClock, converter: HistoricalSchedulerTimeConverter())
+    }
+}
+
+// MARK: - The current-thread trampoline
+
+/// RxSwift: `CurrentThreadScheduler`, the trampoline. `schedule` on a thread where it is not
+/// running runs the action at once, then every action scheduled meanwhile on this thread, in
+/// order, before it returns; inside that run, `schedule` queues the action and returns a
+/// disposable that unqueues it. Producers subscribe through it (see `Producer`).
+public class CurrentThreadScheduler: ImmediateSchedulerType {
+    /// The singleton instance of the current thread scheduler.
+    public static let instance = CurrentThreadScheduler()
+
+    private static let queueKey = "RxSwift.CurrentThreadScheduler.Queue"
+
+    /// The actions queued on this thread while the trampoline runs here; nil when it does not.
+    private static var queue: TrampolineQueue? {
+        get { Thread.current.threadDictionary[queueKey] as? TrampolineQueue }
+        set { Thread.current.threadDictionary[queueKey] = newValue }
+    }
+
+    /// Whether the trampoline is not running on this thread (the caller must schedule).
+    public private(set) static var isScheduleRequired: Bool {
+        get { queue == nil }
+        set { queue = newValue ? nil : (queue ?? TrampolineQueue()) }
+    }
+
+    init() {}
+
+    public func schedule<StateType>(_ state: StateType, action: @escaping (StateType) -> Disposable) -> Disposable {
+        if CurrentThreadScheduler.isScheduleRequired {
+            CurrentThreadScheduler.isScheduleRequired = false
+            defer { CurrentThreadScheduler.isScheduleRequired = true }
+            let disposable = action(state)
+            let queue = CurrentThreadScheduler.queue!
+            while let item = queue.dequeue() {
+                if item.isDisposed { continue }
+                item.invoke()
+            }
+            return disposable
+        }
+        let item = ScheduledItem(action: action, state: state)
+        CurrentThreadScheduler.queue!.enqueue(item)
+        return item
+    }
+}
+
+final class TrampolineQueue {
+    private var items: [ScheduledItemType] = []
+    private var head = 0
+
+    func enqueue(_ item: ScheduledItemType) {
+        items.append(item)
+    }
+
+    func dequeue() -> ScheduledItemType? {
+        guard head < items.count else { return nil }
+        defer {
+            head += 1
+            if head == items.count {
+                items.removeAll(keepingCapacity: true)
+                head = 0
+            }
+        }
+        return items[head]
+    }
+}
+
+protocol ScheduledItemType: Cancelable {
+    func invoke()
+}
+
+/// RxSwift's `ScheduledItem`: a queued action; disposed before it runs, it does not run;
+/// disposed after, it disposes what the action returned.
+struct ScheduledItem<State>: ScheduledItemType {
+    private let action: (State) -> Disposable
+    private let state: State
+    private let disposable = SingleAssignmentDisposable()
+
+    init(action: @escaping (State) -> Disposable, state: State) {
+        self.action = action
+        self.state = state
+    }
+
+    var isDisposed: Bool { disposable.isDisposed }
+
+    func invoke() {
+        disposable.setDisposable(action(state))
+    }
+
+    func dispose() {
+        disposable.dispose()
+    }
+}
+
+extension ImmediateSchedulerType {
+    /// RxSwift: `scheduleRecursive(_:action:)`: runs `action`, which may call `recurse` to
+    /// schedule itself again with a new state; disposing the result stops the recursion.
+    public func scheduleRecursive<State>(_ state: State, action: @escaping (_ state: State, _ recurse: (State) -> Void) -> Void) -> Disposable {
+        let recursiveScheduler = RecursiveImmediateScheduler(action: action, scheduler: self)
+        recursiveScheduler.schedule(state)
+        return Disposables.create(with: recursiveScheduler.dispose)
+    }
+}
+
+/// RxSwift's `RecursiveImmediateScheduler`: keeps the pending scheduled actions, so that
+/// disposing it unqueues them.
+final class RecursiveImmediateScheduler<State> {
+    typealias Action = (_ state: State, _ recurse: (State) -> Void) -> Void
+
+    private let lock = NSRecursiveLock()
+    private var action: Action?
+    private var disposed = false
+    private var pending: [Int: Disposable] = [:]
+    private var nextKey = 0
+    private let scheduler: ImmediateSchedulerType
+
+    init(action: @escaping Action, scheduler: ImmediateSchedulerType) {
+        self.action = action
+        self.scheduler = scheduler
+    }
+
+    func schedule(_ state: State) {
+        var key: Int?
+        var done = false
+        let scheduled = scheduler.schedule(state) { state -> Disposable in
+            self.lock.lock()
+            if let key { self.pending[key] = nil }
+            done = true
+            let action = self.disposed ? nil : self.action
+            self.lock.unlock()
+            action?(state, self.schedule)
+            return Disposables.create()
+        }
+        lock.lock()
+        if done {
+            lock.unlock()
+            return
+        }
+        if disposed {
+            lock.unlock()
+            scheduled.dispose()
+            return
+        }
+        key = nextKey
+        nextKey += 1
+        pending[key!] = scheduled
+        lock.unlock()
+    }
+
+    func dispose() {
+        lock.lock()
+        action = nil
+        disposed = true
+        let taken = pending.values
+        pending = [:]
+        lock.unlock()
+        taken.forEach { $0.dispose() }
     }
 }
 
