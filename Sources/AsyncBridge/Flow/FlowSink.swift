@@ -84,7 +84,9 @@ final class FlowSink<Handlers: FlowSinkHandlers>: Sendable {
     @usableFromInline let token: CancellationToken
     @usableFromInline let subscription: FlowSubscription
 
-    @inlinable
+    /// Always inlined: the caller's specialisation then sees which closures `handlers` holds,
+    /// and calls them directly on every value instead of through reabstraction thunks.
+    @inlinable @inline(__always)
     init(_ handlers: Handlers, method: StaticString) {
         self.handlers = handlers
         subscription = FlowSubscription()
