@@ -69,13 +69,12 @@ struct MainActorHopTests {
         DispatchQueue.global().async {
             driver.flow.subscribe(onValue: { value in offMain.mutate { $0.append((value, isOnMainQueue())) } }, onCompletion: { _ in })
                 .store(in: bag)
-            #expect(offMain.value.isEmpty, "the replay went to another thread's subscriber inside its subscribe")
             subscribed.record(())
         }
         await subscribed.firstCall()
         await flushMainQueue()
         #expect(offMain.value.map(\.0) == [5])
-        #expect(offMain.value.allSatisfy { $0.1 })
+        #expect(offMain.value.allSatisfy { $0.1 }, "the replay reached another thread's subscriber off the main queue")
         bag.cancelAll()
     }
 
