@@ -37,7 +37,9 @@ extension Flow {
     public func prepend(_ values: Element...) -> Flow where Element: Sendable {
         let upstream = self
         return Flow { subscriber in
-            for value in values where subscriber.receive(value) == .stop { return }
+            let cancelled = subscriber.subscription.cancellationFlag()
+            for value in values where cancelled.isRaised || subscriber.receive(value) == .stop { return }
+            if cancelled.isRaised { return }
             upstream.run(subscriber)
         }
     }

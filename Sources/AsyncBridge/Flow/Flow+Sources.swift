@@ -50,7 +50,8 @@ extension Flow {
     }
 
     /// The elements of a sequence, synchronously during `subscribe`, then finished. Stops early
-    /// when the subscriber wants no more (after `prefix`, say).
+    /// when the subscriber wants no more (after `prefix`, say) or the subscription is cancelled,
+    /// from any thread (checked before each element).
     ///
     /// RxSwift: `Observable.from`; Combine: `Sequence.publisher`.
     ///
@@ -60,7 +61,8 @@ extension Flow {
     @inlinable
     public static func sequence<Values: Sequence & Sendable>(_ values: Values) -> Flow where Values.Element == Element {
         Flow { subscriber in
-            for value in values where subscriber.receive(value) == .stop { return }
+            let cancelled = subscriber.subscription.cancellationFlag()
+            for value in values where cancelled.isRaised || subscriber.receive(value) == .stop { return }
             subscriber.complete(.finished)
         }
     }

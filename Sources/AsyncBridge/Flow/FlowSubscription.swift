@@ -139,6 +139,38 @@ struct FlowSubscription: Sendable {
     }
 }
 
+/// Raised when a subscription is cancelled, and read without a lock: what a synchronous source
+/// asks before each value, so that it stops even when the operators after it drop values
+/// without asking downstream (`filter`, `count`) and its subscriber never answers ``FlowDemand/stop``.
+///
+/// ```swift
+/// let cancelled = subscriber.subscription.cancellationFlag()
+/// for value in values where cancelled.isRaised || subscriber.receive(value) == .stop { return }
+/// ```
+@usableFromInline
+final class FlowCancellationFlag: Sendable {
+    @usableFromInline let state = AtomicWord(0)
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isRaised: Bool { state.load() != 0 }
+
+    @inlinable
+    func raise() { state.store(1) }
+}
+
+extension FlowSubscription {
+    /// A flag raised when this subscription is cancelled.
+    @inlinable
+    func cancellationFlag() -> FlowCancellationFlag {
+        let flag = FlowCancellationFlag()
+        onCancel { flag.raise() }
+        return flag
+    }
+}
+
 /// The cancel actions of a subscription. The first is kept inline: most subscriptions have
 /// one (their source's), and an array would cost an allocation per subscription.
 ///

@@ -93,19 +93,3 @@ struct MainActorHopTests {
     }
     #endif
 }
-
-/// Whether the caller runs on the main queue (the main actor's executor here): a key set on the
-/// main queue, found only there.
-private func isOnMainQueue() -> Bool {
-    DispatchQueue.getSpecific(key: mainQueueKey.key) == true
-}
-
-private struct MainQueueKey: @unchecked Sendable {  // only handed to Dispatch, which is thread-safe
-    let key = DispatchSpecificKey<Bool>()
-}
-
-private let mainQueueKey: MainQueueKey = {
-    let key = MainQueueKey()
-    DispatchQueue.main.setSpecific(key: key.key, value: true)
-    return key
-}()
