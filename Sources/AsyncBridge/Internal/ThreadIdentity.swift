@@ -42,10 +42,10 @@ struct ThreadIdentity: @unchecked Sendable {  // `pthread_t` is a pointer on Dar
     /// The current thread as a nonzero word, for an atomic that records who holds something.
     @inlinable
     static var currentWord: UInt {
-        #if canImport(Darwin)
-        return UInt(bitPattern: pthread_self())
+        #if canImport(Glibc)
+        return UInt(pthread_self())  // an integer on glibc, a pointer elsewhere
         #else
-        return UInt(pthread_self())
+        return UInt(bitPattern: pthread_self())
         #endif
     }
 }
