@@ -176,4 +176,3 @@ public struct Flow<Element: Sendable, Failure: Error>: Sendable {
         )
     }
 }
-

@@ -8,7 +8,10 @@ import Dispatch
 /// `DispatchQueue.main.async`, no `nonisolated`, no `@unchecked Sendable`. Its `subscribe`
 /// methods are called on the main actor too. Events arrive in order on the main queue, never
 /// synchronously on the sending thread (see ``Flow/receive(on:)-(DispatchQueue)`` for how they
-/// are batched), and nothing arrives after `cancel()` has returned on the main actor.
+/// are batched; a driver delivers at once an event that comes on the main queue while nothing
+/// waits), and nothing arrives after `cancel()` has returned on the main actor. Each
+/// subscription hops on its own, after anything shared, so no other subscriber's thread ever
+/// runs these handlers.
 ///
 /// ```swift
 /// @MainActor final class ProfileViewModel {

@@ -70,7 +70,8 @@ public final class CancellationToken: Sendable, Hashable {
     /// For a `Flow` subscription, cancellation has taken effect when any call returns, on
     /// any thread: the handlers get nothing more, except an event another thread was already
     /// delivering. A second call made while the first is still reaching the source returns at
-    /// once too, without waiting for it.
+    /// once too, without waiting for it. For a token made with ``init(_:)``, a second call
+    /// returns at once as well, possibly before the first has finished running the action.
     ///
     /// ```swift
     /// token.cancel()
