@@ -117,8 +117,11 @@ final class FlowSink<Handlers: FlowSinkHandlers>: Sendable {
         token.enterDelivery(of: Flow<Handlers.Element, Handlers.Failure>.self)
         let keep = handlers.receive(value)
         token.leaveDelivery()
-        if !keep { token.end() }
-        return token.isOpen ? .more : .stop
+        // A handler that cancelled its own token: the synchronous sources ask their
+        // subscription's flag before the next value, and the gate answers stop to the others then.
+        if keep { return .more }
+        token.end()
+        return .stop
     }
 
     /// Marks the subscription completed first, so its cancel actions are released without
