@@ -148,13 +148,14 @@ final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
     /// Subscribes the upstream, with `connection`, to feed `subject`.
     @inlinable
     func run(_ connection: FlowSubscription, into subject: Subject) {
+        let ended = connection.cancellationFlag()
         upstream.run(FlowSubscriber(
             subscription: connection,
             receive: { value in
                 subject.send(value)  // nobody follows `subject` once this connection has ended
                 // Ended (every subscriber left, or `connect()`'s token cancelled): a
                 // synchronous upstream stops here.
-                return connection.isCancelled ? .stop : .more
+                return ended.isRaised ? .stop : .more
             },
             complete: { completion in
                 // Strong: a connection that nobody else keeps (a `connect()` token dropped)

@@ -31,22 +31,25 @@ extension CancellationToken {
     }
 
     /// Marks the start of a delivery; in debug builds, traps if another thread is delivering
-    /// to this subscriber at this moment.
+    /// to this subscriber at this moment. Returns whether this delivery is the outermost on its
+    /// thread (a re-entrant one finds its own thread there already), for ``leaveDelivery(_:)``.
     @inlinable
-    func enterDelivery(of flow: @autoclosure () -> Any.Type) {
+    func enterDelivery(of flow: @autoclosure () -> Any.Type) -> Bool {
         #if DEBUG
         let current = ThreadIdentity.currentWord
         let holder = deliverer.compareExchange(expected: 0, desired: current)
         if holder != 0 && holder != current { concurrentDeliveryDetected(subscriber: method, flow: flow()) }
-        depth += 1
+        return holder == 0
+        #else
+        return false
         #endif
     }
 
+    /// Marks the end of a delivery: the outermost one frees the subscriber for another thread.
     @inlinable
-    func leaveDelivery() {
+    func leaveDelivery(_ outermost: Bool) {
         #if DEBUG
-        depth -= 1
-        if depth == 0 { deliverer.store(0) }
+        if outermost { deliverer.store(0) }
         #endif
     }
 }
@@ -114,9 +117,9 @@ final class FlowSink<Handlers: FlowSinkHandlers>: Sendable {
     @inlinable
     func receive(_ value: Handlers.Element) -> FlowDemand {
         guard token.isOpen else { return .stop }
-        token.enterDelivery(of: Flow<Handlers.Element, Handlers.Failure>.self)
+        let outermost = token.enterDelivery(of: Flow<Handlers.Element, Handlers.Failure>.self)
         let keep = handlers.receive(value)
-        token.leaveDelivery()
+        token.leaveDelivery(outermost)
         // A handler that cancelled its own token: the synchronous sources ask their
         // subscription's flag before the next value, and the gate answers stop to the others then.
         if keep { return .more }
@@ -130,9 +133,9 @@ final class FlowSink<Handlers: FlowSinkHandlers>: Sendable {
     func complete(_ completion: FlowCompletion<Handlers.Failure>) {
         subscription.complete()
         guard token.closeForCompletion() else { return }
-        token.enterDelivery(of: Flow<Handlers.Element, Handlers.Failure>.self)
+        let outermost = token.enterDelivery(of: Flow<Handlers.Element, Handlers.Failure>.self)
         handlers.complete(completion)
-        token.leaveDelivery()
+        token.leaveDelivery(outermost)
     }
 }
 

@@ -35,11 +35,9 @@ public final class CancellationToken: Sendable, Hashable {
     @usableFromInline let state = AtomicWord(0)
     @usableFromInline let target: Target
     #if DEBUG
-    /// The thread delivering to the subscription at this moment (0 for none), how deeply it
-    /// nests, and the `subscribe` method that made it: the debug check of one delivery at a time.
-    /// `depth` is unsafe by the compiler's rules but touched only by the thread `deliverer` holds.
+    /// The thread delivering to the subscription at this moment (0 for none), and the
+    /// `subscribe` method that made it: the debug check of one delivery at a time.
     @usableFromInline let deliverer = AtomicWord(0)
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var depth = 0
     @usableFromInline let method: StaticString
     #endif
 
