@@ -207,28 +207,27 @@ struct FlowSinkEdgeTests {
     }
 
     /// Held: leaving a `values` loop early cancels the source and lets go of everything.
+    /// (The values are sent once the loop's subscription exists: a sender looping until the
+    /// loop subscribed could keep the subscribing thread delivering for ever, as it becomes the
+    /// subject's drain while the other thread keeps sending.)
     @Test func leavingAValuesLoopReleasesTheSourceAndStorage() async {
         let cancels = AtomicCounter()
         let subject = LiveSubject<Int, Never>()
+        let subscribed = CompletionSpy<Void>()
         weak var weakTracked: Tracked?
         do {
             let tracked = Tracked()
             weakTracked = tracked
             let flow = Flow<Int, Never>.create { emitter in
                 let token = subject.flow.subscribe(onValue: { emitter.send($0) }, onCompletion: { _ in })
+                subscribed.record(())
                 return { _ = tracked; cancels.increment(); token.cancel() }
             }
             let iterating = Task {
                 for await value in flow.values where value == 2 { break }
             }
-            // Sends until the loop has subscribed and taken 2.
-            var next = 0
-            while !iterating.isCancelled {
-                subject.send(next % 3)
-                next += 1
-                if cancels.value == 1 { break }
-                await Task.yield()
-            }
+            await subscribed.firstCall()
+            for value in 0..<3 { subject.send(value) }
             await iterating.value
         }
         #expect(cancels.value == 1)
