@@ -1,0 +1,203 @@
+#if canImport(Observation)
+import Dispatch
+import Observation
+
+@available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *)
+extension Flow where Failure == Never {
+    /// What `read` returns from `@Observable` models: the current value at once, then the value
+    /// after each change of anything `read` read, for a model that may be changed from any
+    /// thread (one that guards its state with a lock, or an actor's `nonisolated` view of it).
+    ///
+    /// Everything `read` reads is tracked together (several properties, computed ones, several
+    /// models), and what it reads is tracked anew at each read. After a change the flow reads
+    /// again on a global Dispatch queue, so the value is the one after the mutation; changes
+    /// made before that read starts come as one value (the latest), as with `Observations`.
+    /// No change is lost between two reads: each read is registered twice, the second
+    /// registration made after the first is in place, so a change that lands between the two
+    /// is either in the value delivered or reported by the first. This holds for a model whose
+    /// setter and getter exclude each other (a lock around the whole mutation, as
+    /// `withMutation(keyPath:)` inside the model's lock).
+    ///
+    /// The flow holds `read` (and so what it captures, the model); each subscription holds it
+    /// until it ends, and then lets go of it. Cancelling stops the tracking: a registration left
+    /// in the model's registrar holds nothing but a weak reference, and is dropped at the
+    /// property's next change. The flow never finishes. A model on the main actor:
+    /// ``MainActorFlow/observing(_:)``.
+    ///
+    /// ```swift
+    /// let totals = Flow.observing { cart.total }     // cart: a Sendable @Observable model
+    /// let token = totals.subscribe { print("total", $0) }
+    /// for await total in Flow.observing({ cart.total }).values { print(total) }
+    /// ```
+    ///
+    /// RxSwift: a `BehaviorRelay`'s `asObservable()`; Combine: a `@Published` property's
+    /// `$total` publisher (both send the current value first; they send in `willSet`, before the
+    /// change, where this reads after it). Swift: `Observations { cart.total }` (macOS 26 and
+    /// iOS 26).
+    public static func observing(_ read: @escaping @Sendable () -> Element) -> Flow {
+        Flow.create { emitter in
+            let tracker = ObservationTracker(
+                read: read,
+                emitter: emitter,
+                registersTwice: true,
+                schedule: { DispatchQueue.global().async(execute: $0) }
+            )
+            tracker.track()
+            return { tracker.stop() }
+        }
+    }
+}
+
+@available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *)
+extension MainActorFlow where Failure == Never {
+    /// What `read` returns from main-actor `@Observable` models: the current value, then the
+    /// value after each change of anything `read` read, each read and delivered on the main
+    /// actor. What a `@MainActor` view model observes, with no `nonisolated`, no
+    /// `MainActor.assumeIsolated` and no `@unchecked Sendable`.
+    ///
+    /// Subscribed on the main actor, the current value arrives inside `subscribe`. After a
+    /// change the flow reads again in a main-queue block, after the code that made the change
+    /// has returned: the changes made together, by one stretch of main-actor code up to its
+    /// next suspension, come as one value (the last), as with `Observations`. Everything
+    /// `read` reads is tracked together, anew at each read.
+    ///
+    /// Each subscription holds `read` (and so the model it captures) until it ends; cancelling
+    /// stops the tracking, and the registration left in the model's registrar holds nothing but
+    /// a weak reference. The flow never finishes.
+    ///
+    /// ```swift
+    /// @MainActor final class SearchViewModel {
+    ///     let bag = CancellationBag()
+    ///     var results: [String] = []
+    ///
+    ///     init(form: SearchForm, search: @escaping @Sendable (String) -> Flow<[String], Never>) {
+    ///         MainActorFlow.observing { form.query }
+    ///             .flow
+    ///             .flatMapLatest(search)
+    ///             .receive(on: MainActor.shared)
+    ///             .subscribe(with: self) { viewModel, results in viewModel.results = results }
+    ///             .store(in: bag)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// RxSwift: a `BehaviorRelay`'s `asDriver()`; Combine: `$query.receive(on: DispatchQueue.main)`
+    /// on a `@Published` property (both send in `willSet`, before the change; this reads after
+    /// it). Swift: `Observations { form.query }` iterated on the main actor (macOS 26, iOS 26).
+    public static func observing(_ read: @escaping @MainActor @Sendable () -> Element) -> MainActorFlow {
+        let upstream = Flow<Element, Never>.create { emitter in
+            let tracker = ObservationTracker(
+                read: { onMainActor("MainActorFlow.observing") { read() } },
+                emitter: emitter,
+                registersTwice: false,
+                schedule: { DispatchQueue.main.async(execute: $0) }
+            )
+            if MainQueue.isCurrent {
+                tracker.track()
+            } else {
+                DispatchQueue.main.async { tracker.track() }
+            }
+            return { tracker.stop() }
+        }
+        return MainActorFlow(hopping: upstream, deliversInlineOnMain: true)
+    }
+}
+
+/// One subscription's tracking of `read`: reads it under `withObservationTracking`, sends the
+/// value, and at a change schedules the next read; one read runs at a time, and a change that
+/// comes during a read makes it read once more.
+@available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *)
+final class ObservationTracker<Element: Sendable>: Sendable {
+    private struct State: Sendable {
+        /// Let go of when the subscription ends.
+        var read: (@Sendable () -> Element)?
+        /// Which read the registrations in place belong to: a change reported by an older one
+        /// is already in a later value.
+        var generation: UInt64 = 0
+        var phase = Phase.reading
+    }
+
+    private enum Phase: Sendable {
+        case idle
+        /// A read is scheduled or running.
+        case reading
+        /// A change came while a read ran: it reads again when done.
+        case readingAgain
+    }
+
+    private let state: Lock<State>
+    private let emitter: FlowEmitter<Element, Never>
+    /// Whether each read is registered twice (models changed from other threads).
+    private let registersTwice: Bool
+    private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
+
+    init(
+        read: @escaping @Sendable () -> Element,
+        emitter: FlowEmitter<Element, Never>,
+        registersTwice: Bool,
+        schedule: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    ) {
+        self.state = .make(State(read: read))
+        self.emitter = emitter
+        self.registersTwice = registersTwice
+        self.schedule = schedule
+    }
+
+    /// Reads and sends until no change came during the read. Runs where reads belong: any
+    /// thread, or the main queue for a main-actor model.
+    func track() {
+        while true {
+            let next = state.withLock { state -> (read: @Sendable () -> Element, generation: UInt64)? in
+                guard let read = state.read else { return nil }
+                state.generation &+= 1
+                state.phase = .reading
+                return (read, state.generation)
+            }
+            guard let next else { return }
+            let generation = next.generation
+            var value = withObservationTracking(next.read) { [weak self] in self?.changed(generation) }
+            if registersTwice {
+                value = withObservationTracking(next.read) { [weak self] in self?.changed(generation) }
+            }
+            emitter.send(value)
+            if emitter.isCancelled {
+                stop()
+                return
+            }
+            let again = state.withLock { state -> Bool in
+                if state.phase == .readingAgain, state.read != nil { return true }
+                state.phase = .idle
+                return false
+            }
+            if !again { return }
+        }
+    }
+
+    /// A registration of read `generation` saw a change (in the mutating thread's `willSet`).
+    private func changed(_ generation: UInt64) {
+        let schedules = state.withLock { state -> Bool in
+            guard state.read != nil, state.generation == generation else { return false }
+            switch state.phase {
+            case .idle:
+                state.phase = .reading
+                return true
+            case .reading:
+                state.phase = .readingAgain
+                return false
+            case .readingAgain:
+                return false
+            }
+        }
+        if schedules { schedule { self.track() } }
+    }
+
+    /// Ends the tracking and lets go of `read`, outside the lock.
+    func stop() {
+        let read = state.withLock { state -> (@Sendable () -> Element)? in
+            defer { state.read = nil }
+            return state.read
+        }
+        _ = read
+    }
+}
+#endif
