@@ -1,0 +1,67 @@
+import AsyncBridge
+import Foundation
+
+extension NotificationCenter {
+    /// The notifications named `name` (from `object`, or from any sender when `object` is
+    /// `nil`), each turned into a `Sendable` value by `extract` on the posting thread: the
+    /// `Notification` itself (not `Sendable`) never crosses to another thread.
+    ///
+    /// Each subscription adds an observer and removes it when cancelled; the flow never
+    /// finishes. Values are sent on the posting thread, in the order of the posts; hop with
+    /// `receive(on: MainActor.shared)` to handle them on the main actor, or iterate `values`
+    /// with `for await`. `object` is compared by identity; the flow holds it (Foundation's
+    /// `addObserver` would not), so it cannot become `nil` and widen the filter to every sender.
+    ///
+    /// ```swift
+    /// let logins = NotificationCenter.default.flow(for: .didLogIn) { $0.userInfo?["name"] as? String }
+    /// let token = logins.subscribe { print("logged in:", $0 ?? "?") }
+    /// for await name in NotificationCenter.default.flow(for: .didLogIn, { $0.userInfo?["name"] as? String }).values {
+    ///     print(name ?? "?")
+    /// }
+    /// ```
+    ///
+    /// RxSwift: `NotificationCenter.default.rx.notification(.didLogIn).map { … }` (RxCocoa);
+    /// Combine: `NotificationCenter.default.publisher(for: .didLogIn).map { … }`; Foundation:
+    /// `notifications(named:)`.
+    public func flow<Value: Sendable>(
+        for name: Notification.Name,
+        object: AnyObject? = nil,
+        _ extract: @escaping @Sendable (Notification) -> Value
+    ) -> Flow<Value, Never> {
+        let sender = NotificationSender(object: object)
+        return Flow.create { [self] emitter in
+            let observer = NotificationObserver(
+                token: addObserver(forName: name, object: sender.object, queue: nil) { notification in
+                    emitter.send(extract(notification))
+                }
+            )
+            return { self.removeObserver(observer.token) }
+        }
+    }
+
+    /// The notifications named `name` (from `object`, or from any sender), one `Void` value
+    /// each: for a notification whose content does not matter.
+    ///
+    /// ```swift
+    /// let memoryWarnings = NotificationCenter.default.flow(for: .memoryWarning)
+    /// let token = memoryWarnings.subscribe { _ in cache.removeAll() }
+    /// ```
+    ///
+    /// RxSwift: `rx.notification(.memoryWarning).map { _ in () }`; Combine:
+    /// `publisher(for: .memoryWarning).map { _ in () }`.
+    public func flow(for name: Notification.Name, object: AnyObject? = nil) -> Flow<Void, Never> {
+        flow(for: name, object: object) { _ in () }
+    }
+}
+
+/// The object a subscription observes. Unchecked: it is only handed to `NotificationCenter`,
+/// which compares it by identity; this package never reads or calls it.
+private struct NotificationSender: @unchecked Sendable {
+    let object: AnyObject?
+}
+
+/// The token `addObserver` returns. Unchecked: it is only handed back to `removeObserver`,
+/// which may be called from any thread.
+private struct NotificationObserver: @unchecked Sendable {
+    let token: any NSObjectProtocol
+}
