@@ -3,8 +3,9 @@ import Foundation
 
 /// The `feed` command of `asyncbridge-demo`: `feed [--url URL] [--store PATH]` refreshes the feed
 /// at `URL` (by default, the fixture feed of a ``LocalFeedServer`` it starts on 127.0.0.1) into
-/// the store at `PATH` (by default `asyncbridge-feed.json` in the temporary directory), then
-/// prints what it stored.
+/// the store at `PATH` (by default `.build/asyncbridge-feed.json` under the current directory:
+/// inside the package for `swift run`, beside its other build products), then prints what it
+/// stored.
 ///
 /// It goes through ``FeedClient/refresh()``, and reads the status from the shared response
 /// after the events have come: the replay, not a second request. A failure (a bad URL, no
@@ -29,13 +30,18 @@ public enum FeedTool {
         /// The store's file.
         public var storeURL: URL
 
-        /// The default store: `asyncbridge-feed.json` in the temporary directory.
+        /// The default store: `.build/asyncbridge-feed.json` under the current directory, so
+        /// `swift run asyncbridge-demo feed` keeps it inside the package (`.build` is ignored by
+        /// git and removed by `swift package clean`); ``run(arguments:output:errorOutput:)``
+        /// creates the `.build` folder if it is missing.
         ///
         /// ```swift
         /// let options = FeedTool.Options(url: nil, storeURL: FeedTool.Options.defaultStoreURL)
         /// ```
         public static var defaultStoreURL: URL {
-            FileManager.default.temporaryDirectory.appendingPathComponent("asyncbridge-feed.json")
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+                .appendingPathComponent(".build")
+                .appendingPathComponent("asyncbridge-feed.json")
         }
 
         /// Creates options.
@@ -94,6 +100,12 @@ public enum FeedTool {
             guard let options = try parse(arguments) else {
                 output(usage)
                 return 0
+            }
+            if options.storeURL == Options.defaultStoreURL {
+                // The default's folder; a store given with --store must exist already.
+                try? FileManager.default.createDirectory(
+                    at: options.storeURL.deletingLastPathComponent(), withIntermediateDirectories: true
+                )
             }
             var server: LocalFeedServer?
             let url: URL

@@ -77,11 +77,11 @@ public enum FlowPublisherBufferingPolicy<Failure: Error>: Sendable {
         case .unbounded:
             break
         case .bufferingNewest(let count):
-            precondition(count >= 0, "bufferingNewest needs a count of at least 0")
+            precondition(count >= 0, "AsyncBridge: .bufferingNewest(_:) needs a count of at least 0, got \(count)")
         case .bufferingOldest(let count):
-            precondition(count >= 0, "bufferingOldest needs a count of at least 0")
+            precondition(count >= 0, "AsyncBridge: .bufferingOldest(_:) needs a count of at least 0, got \(count)")
         case .failingWhenFull(let limit, _):
-            precondition(limit >= 0, "failingWhenFull needs a limit of at least 0")
+            precondition(limit >= 0, "AsyncBridge: .failingWhenFull(limit:error:) needs a limit of at least 0, got \(limit)")
         }
     }
 }

@@ -37,10 +37,10 @@ public enum ChannelBufferingPolicy: Sendable, Hashable {
         case .unbounded:
             return .unbounded
         case .bufferingNewest(let count):
-            precondition(count >= 0, "bufferingNewest needs a count of at least 0")
+            checkCount(count, of: ".bufferingNewest(_:)", atLeast: 0)
             return .newest(count)
         case .bufferingOldest(let count):
-            precondition(count >= 0, "bufferingOldest needs a count of at least 0")
+            checkCount(count, of: ".bufferingOldest(_:)", atLeast: 0)
             return .oldest(count)
         }
     }

@@ -83,13 +83,13 @@ public enum FlowBufferingPolicy: Sendable, Hashable {
         case .unbounded:
             return .unbounded
         case .bufferingNewest(let count):
-            precondition(count >= 0, "bufferingNewest needs a count of at least 0")
+            checkCount(count, of: ".bufferingNewest(_:)", atLeast: 0)
             return .newest(count)
         case .bufferingOldest(let count):
-            precondition(count >= 0, "bufferingOldest needs a count of at least 0")
+            checkCount(count, of: ".bufferingOldest(_:)", atLeast: 0)
             return .oldest(count)
         case .blockingProducer(let limit):
-            precondition(limit >= 1, "blockingProducer needs a limit of at least 1")
+            checkCount(limit, of: ".blockingProducer(limit:)", named: "limit", atLeast: 1)
             return .blocking(limit)
         }
     }

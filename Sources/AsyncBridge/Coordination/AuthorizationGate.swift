@@ -50,7 +50,8 @@ public struct AuthorizationGate: Sendable {
     ///
     /// - Parameters:
     ///   - timeout: How long each caller waits for the request's answer, on `clock`; `nil` (the
-    ///     default) waits as long as it takes. At a caller's deadline the status is read again:
+    ///     default) waits as long as it takes. More than zero (zero or negative: a precondition
+    ///     failure, README, "Durations and counts"). At a caller's deadline the status is read again:
     ///     if it is still not determined, that caller gets ``AuthorizationError/timedOut``. The
     ///     request itself is not abandoned (a prompt on screen cannot be withdrawn): callers
     ///     that come later join it rather than ask again.
@@ -95,6 +96,7 @@ public struct AuthorizationGate: Sendable {
         status: @escaping @Sendable () async -> AuthorizationStatus,
         ask: @escaping @Sendable () async -> Void
     ) {
+        if let timeout { checkDuration(timeout, of: "AuthorizationGate(timeout:)", named: "timeout", allowingZero: false) }
         readStatus = status
         request = ask
         if let timeout {

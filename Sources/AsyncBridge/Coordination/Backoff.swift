@@ -49,13 +49,14 @@ public struct Backoff: Sendable {
     /// ```
     public static var immediate: Backoff { Backoff(growth: .constant(.zero)) }
 
-    /// Waits `delay` before every retry.
+    /// Waits `delay` before every retry: zero retries at once (as ``immediate``), negative is
+    /// a precondition failure (README, "Durations and counts").
     ///
     /// ```swift
     /// let backoff = Backoff.fixed(.seconds(1))
     /// ```
     public static func fixed(_ delay: Duration) -> Backoff {
-        precondition(delay >= .zero, "Backoff.fixed needs a delay of at least zero (\(delay))")
+        checkDuration(delay, of: "Backoff.fixed(_:)", named: "delay")
         return Backoff(growth: .constant(delay))
     }
 
@@ -68,7 +69,8 @@ public struct Backoff: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - initial: The delay before the first retry.
+    ///   - initial: The delay before the first retry; zero or more (negative is a
+    ///     precondition failure, README, "Durations and counts").
     ///   - multiplier: How much each delay grows over the one before; at least 1.
     ///   - maxDelay: The longest delay.
     public static func exponential(
@@ -76,7 +78,7 @@ public struct Backoff: Sendable {
         multiplier: Double = 2,
         maxDelay: Duration = .seconds(30)
     ) -> Backoff {
-        precondition(initial >= .zero, "Backoff.exponential needs an initial delay of at least zero (\(initial))")
+        checkDuration(initial, of: "Backoff.exponential(initial:multiplier:maxDelay:)", named: "initial delay")
         precondition(multiplier >= 1 && multiplier.isFinite, "Backoff.exponential needs a finite multiplier of at least 1 (\(multiplier))")
         precondition(maxDelay >= initial, "Backoff.exponential needs a maxDelay of at least the initial delay (\(maxDelay) < \(initial))")
         return Backoff(growth: .exponential(initial: initial, multiplier: multiplier, maxDelay: maxDelay))

@@ -23,7 +23,8 @@ extension Flow {
     ///
     /// - Parameters:
     ///   - backoff: How long to wait before each resubscription; `.immediate` by default.
-    ///   - maxAttempts: How many subscriptions at most, the first one included.
+    ///   - maxAttempts: How many subscriptions at most, the first one included; at least 1 (less
+    ///     is a precondition failure, README, "Durations and counts").
     ///   - clock: The clock to wait on; `ManualClock` (AsyncBridgeTesting) in tests.
     ///   - shouldRetry: Whether a failure is worth another attempt; by default every one is.
     public func retry<C: Clock>(
@@ -32,7 +33,7 @@ extension Flow {
         clock: C = ContinuousClock(),
         shouldRetry: @escaping @Sendable (Failure) -> Bool = { _ in true }
     ) -> Flow where C.Duration == Duration {
-        precondition(maxAttempts >= 1, "retry needs maxAttempts of at least 1 (\(maxAttempts))")
+        checkCount(maxAttempts, of: "retry(_:maxAttempts:)", named: "maxAttempts", atLeast: 1)
         let upstream = self
         return Flow { subscriber in
             // The attempts after the first may run once the subscriber holds its token (a

@@ -27,7 +27,8 @@
 ///
 /// - Parameters:
 ///   - backoff: How long to wait before each retry; `.immediate` by default.
-///   - maxAttempts: How many times to run the operation at most, the first time included.
+///   - maxAttempts: How many times to run the operation at most, the first time included; at
+///     least 1 (less is a precondition failure, README, "Durations and counts").
 ///   - clock: The clock to wait on; `ManualClock` (AsyncBridgeTesting) in tests.
 ///   - shouldRetry: Whether an error is worth another attempt; by default every error is.
 ///   - isolation: The actor the operation runs on: the caller's, by default.
@@ -42,7 +43,7 @@ public func withRetry<Success, Failure: Error, C: Clock>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws(Failure) -> Success
 ) async throws -> Success where C.Duration == Duration {
-    precondition(maxAttempts >= 1, "withRetry needs maxAttempts of at least 1 (\(maxAttempts))")
+    checkCount(maxAttempts, of: "withRetry(_:maxAttempts:)", named: "maxAttempts", atLeast: 1)
     var attempt = 1
     while true {
         let error: Failure

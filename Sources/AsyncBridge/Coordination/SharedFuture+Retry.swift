@@ -24,7 +24,8 @@ extension SharedFuture {
     ///
     /// - Parameters:
     ///   - backoff: How long to wait before each retry; `.immediate` by default.
-    ///   - maxAttempts: How many attempts at most, the first one included.
+    ///   - maxAttempts: How many attempts at most, the first one included; at least 1 (less is a
+    ///     precondition failure, README, "Durations and counts").
     ///   - clock: The clock to wait on; `ManualClock` (AsyncBridgeTesting) in tests.
     ///   - shouldRetry: Whether a failure is worth another attempt; by default every one is.
     ///   - makeFuture: Makes the future of one attempt.
@@ -35,7 +36,7 @@ extension SharedFuture {
         shouldRetry: @escaping @Sendable (Failure) -> Bool = { _ in true },
         _ makeFuture: @escaping @Sendable () -> SharedFuture
     ) -> SharedFuture where C.Duration == Duration {
-        precondition(maxAttempts >= 1, "retrying needs maxAttempts of at least 1 (\(maxAttempts))")
+        checkCount(maxAttempts, of: "SharedFuture.retrying(_:maxAttempts:)", named: "maxAttempts", atLeast: 1)
         return SharedFuture(work: { completer in
             let retry = RetryStorage(clock: clock, context: RetryContext(
                 attempt: { retry, number in

@@ -22,7 +22,8 @@ extension SharedFuture {
     /// error. A future cannot finish without a value, so it fails.
     ///
     /// - Parameters:
-    ///   - duration: How long to wait, on `clock`.
+    ///   - duration: How long to wait, on `clock`; more than zero (zero or negative: a
+    ///     precondition failure, README, "Durations and counts").
     ///   - tolerance: The clock's leeway for the deadline.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable
@@ -43,6 +44,13 @@ extension SharedFuture {
     ///
     /// Otherwise the same as ``timeout(_:tolerance:clock:)``. Combine:
     /// `timeout(_:scheduler:customError:)`.
+    ///
+    /// - Parameters:
+    ///   - duration: How long to wait, on `clock`; more than zero (zero or negative: a
+    ///     precondition failure, README, "Durations and counts").
+    ///   - tolerance: The clock's leeway for the deadline.
+    ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
+    ///   - customError: The failure at the deadline.
     @inlinable
     public func timeout<C: Clock>(
         _ duration: C.Duration,
@@ -63,6 +71,8 @@ extension SharedFuture {
         mapFailure: @escaping @Sendable (Failure) -> NewFailure,
         timedOut: @escaping @Sendable () -> NewFailure
     ) -> SharedFuture<Success, NewFailure> {
+        checkDuration(duration, of: "timeout(_:)", allowingZero: false)
+        checkTolerance(tolerance, of: "timeout(_:)")
         let upstream = self
         return SharedFuture<Success, NewFailure>(work: { completer in
             let race = FutureTimeoutRace()

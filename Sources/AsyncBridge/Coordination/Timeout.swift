@@ -42,7 +42,9 @@ public struct TimeoutError: Error, Sendable, Hashable, CustomStringConvertible {
 /// fails, with ``TimeoutError``.
 ///
 /// - Parameters:
-///   - duration: How long to wait, on `clock`.
+///   - duration: How long to wait, on `clock`; more than zero. A zero timeout could only fail,
+///     or race the operation, so zero and negative durations are precondition failures
+///     (README, "Durations and counts").
 ///   - tolerance: The clock's leeway for the deadline.
 ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
 ///   - operation: The work to limit.
@@ -54,6 +56,8 @@ public func withTimeout<Success: Sendable, C: Clock>(
     clock: C = ContinuousClock(),
     operation: @escaping @Sendable () async throws -> Success
 ) async throws -> Success {
+    checkDuration(duration, of: "withTimeout(_:)", allowingZero: false)
+    checkTolerance(tolerance, of: "withTimeout(_:)")
     try Task.checkCancellation()  // a cancelled caller starts nothing
     // The operation's task, limited by `SharedFuture.timeout`: at the deadline the timeout leaves the
     // run, which, having no other consumer, cancels the task; the call returns at once.

@@ -32,7 +32,6 @@ public struct ConnectableFlow<Element: Sendable, Failure: Error>: Sendable {
 
     @inlinable
     init(upstream: Flow<Element, Failure>, replay: Int) {
-        precondition(replay >= 0, "replay(_:) needs a count of at least 0")
         storage = ShareStorage(upstream: upstream, replay: replay, scope: .whileConnected)
     }
 
@@ -142,8 +141,12 @@ extension Flow {
     /// RxSwift: `replay(_:)` (`multicast { ReplaySubject.create(bufferSize:) }`; the buffer
     /// goes with the connection); Combine: (none; `multicast { subject }` with a replaying
     /// subject of one's own).
+    ///
+    /// - Parameter count: How many of the latest values to replay; zero replays none (as
+    ///   ``publish()``), negative is a precondition failure (README, "Durations and counts").
     @inlinable
     public func replay(_ count: Int) -> ConnectableFlow<Element, Failure> {
-        ConnectableFlow(upstream: self, replay: count)
+        checkCount(count, of: "replay(_:)", atLeast: 0)
+        return ConnectableFlow(upstream: self, replay: count)
     }
 }

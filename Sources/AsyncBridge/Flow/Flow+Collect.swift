@@ -16,10 +16,11 @@ extension Flow {
     /// RxSwift: none by count alone (`buffer(timeSpan:count:scheduler:)` always has a time
     /// span); Combine: `collect(_:)`.
     ///
-    /// - Parameter count: The number of values in each array but the last; more than zero.
+    /// - Parameter count: The number of values in each array but the last; at least 1 (less is
+    ///   a precondition failure, README, "Durations and counts").
     @inlinable
     public func collect(_ count: Int) -> Flow<[Element], Failure> {
-        precondition(count > 0, "collect(_:) needs a count of at least 1")
+        checkCount(count, of: "collect(_:)", atLeast: 1)
         let upstream = self
         return Flow<[Element], Failure> { subscriber in
             let batch = SerialState<[Element]>([])

@@ -12,9 +12,12 @@ extension Flow {
     /// ```swift
     /// let firstThree = numbers.prefix(3)
     /// ```
+    ///
+    /// - Parameter count: How many values to send; zero finishes at once, negative is a
+    ///   precondition failure (README, "Durations and counts"), as for `Array.prefix(_:)`.
     @inlinable
     public func prefix(_ count: Int) -> Flow {
-        precondition(count >= 0, "prefix(_:) needs a count of at least 0")
+        checkCount(count, of: "prefix(_:)", atLeast: 0)
         let upstream = self
         return Flow { subscriber in
             guard count > 0 else { return subscriber.complete(.finished) }
@@ -72,9 +75,12 @@ extension Flow {
     /// ```swift
     /// let changes = relay.flow.dropFirst()   // without the current value
     /// ```
+    ///
+    /// - Parameter count: How many values to skip; zero skips none, negative is a
+    ///   precondition failure (README, "Durations and counts"), as for `Array.dropFirst(_:)`.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Flow {
-        precondition(count >= 0, "dropFirst(_:) needs a count of at least 0")
+        checkCount(count, of: "dropFirst(_:)", atLeast: 0)
         let upstream = self
         return Flow { subscriber in
             let toSkip = SerialState(count)

@@ -33,9 +33,14 @@ extension Flow where Element: Sendable {
     /// let name = user.map(\.name)        // both subscriptions below share one request,
     /// let group = user.map(\.groupID)    // and a late one gets the stored user
     /// ```
+    ///
+    /// - Parameters:
+    ///   - replay: How many of the latest values a new subscriber gets first; zero replays
+    ///     none, negative is a precondition failure (README, "Durations and counts").
+    ///   - scope: How long the connection and its replayed values outlive the subscribers.
     @inlinable
     public func share(replay: Int = 0, scope: ShareScope = .whileConnected) -> Flow {
-        precondition(replay >= 0, "share(replay:scope:) needs a replay count of at least 0")
+        checkCount(replay, of: "share(replay:scope:)", named: "replay count", atLeast: 0)
         let storage = ShareStorage(upstream: self, replay: replay, scope: scope)
         return Flow { subscriber in storage.subscribe(subscriber) }
     }

@@ -25,13 +25,15 @@ public final class ReplayingRelay<Element: Sendable>: FlowRelay {
     public let flow: Flow<Element, Never>
 
     /// Creates a relay that replays up to `bufferSize` of the latest values (`0` replays
-    /// none, like a ``LiveRelay``; `Int.max` replays all).
+    /// none, like a ``LiveRelay``; `Int.max` replays all; negative is a precondition
+    /// failure, README, "Durations and counts").
     ///
     /// ```swift
     /// let logRelay = ReplayingRelay<String>(bufferSize: 100)
     /// ```
     @inlinable
     public init(bufferSize: Int) {
+        checkCount(bufferSize, of: "ReplayingRelay(bufferSize:)", named: "bufferSize", atLeast: 0)
         storage = SubjectStorage(bufferSize: bufferSize)
         flow = storage.flow
     }

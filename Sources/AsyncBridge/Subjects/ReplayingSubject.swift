@@ -35,13 +35,15 @@ public final class ReplayingSubject<Element: Sendable, Failure: Error>: FlowSubj
     public let flow: Flow<Element, Failure>
 
     /// Creates a subject that replays up to `bufferSize` of the latest values (`0` replays
-    /// none, like a ``LiveSubject``; `Int.max` replays all).
+    /// none, like a ``LiveSubject``; `Int.max` replays all; negative is a precondition
+    /// failure, README, "Durations and counts").
     ///
     /// ```swift
     /// let lastThree = ReplayingSubject<String, Never>(bufferSize: 3)
     /// ```
     @inlinable
     public init(bufferSize: Int) {
+        checkCount(bufferSize, of: "ReplayingSubject(bufferSize:)", named: "bufferSize", atLeast: 0)
         storage = SubjectStorage(bufferSize: bufferSize)
         flow = storage.flow
     }

@@ -115,7 +115,7 @@ extension Flow {
         _ transform: @escaping @Sendable (Element) -> Flow<NewElement, Failure>
     ) -> Flow<NewElement, Failure> {
         if case .merge(let maxConcurrent) = strategy {
-            precondition(maxConcurrent > 0, "flatMap needs maxConcurrent > 0, got \(maxConcurrent)")
+            checkCount(maxConcurrent, of: "flatMap(maxConcurrent:_:)", named: "maxConcurrent", atLeast: 1)
         }
         let upstream = self
         return Flow<NewElement, Failure> { subscriber in

@@ -34,8 +34,11 @@ extension Flow {
     /// without `maxCount`.
     ///
     /// - Parameters:
-    ///   - timeSpan: How long an array stays open after its first value, on `clock`.
-    ///   - maxCount: The most values in one array; more than zero. By default, no limit.
+    ///   - timeSpan: How long an array stays open after its first value, on `clock`. Zero keeps
+    ///     none open: each value goes out in an array of its own. Negative: a precondition
+    ///     failure (README, "Durations and counts").
+    ///   - maxCount: The most values in one array; at least 1 (less: a precondition failure).
+    ///     By default, no limit.
     ///   - tolerance: The clock's leeway for each deadline.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable
@@ -45,7 +48,9 @@ extension Flow {
         tolerance: C.Duration? = nil,
         clock: C = ContinuousClock()
     ) -> Flow<[Element], Failure> {
-        precondition(maxCount > 0, "collect(within:maxCount:) needs a maxCount of at least 1")
+        checkDuration(timeSpan, of: "collect(within:maxCount:)", named: "timeSpan")
+        checkCount(maxCount, of: "collect(within:maxCount:)", named: "maxCount", atLeast: 1)
+        checkTolerance(tolerance, of: "collect(within:maxCount:)")
         let upstream = self
         return Flow<[Element], Failure> { subscriber in
             // The open array, and when its time is up (`nil`: no array is open); the handler's alone.

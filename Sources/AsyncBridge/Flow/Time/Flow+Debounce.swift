@@ -20,7 +20,9 @@ extension Flow where Element: Sendable {
     /// task. Cancelling drops the waiting value and ends the task.
     ///
     /// - Parameters:
-    ///   - duration: The quiet time that lets a value through, on `clock`.
+    ///   - duration: The quiet time that lets a value through, on `clock`. Zero waits for
+    ///     nothing: every value is sent, from the timer's task or as the next one arrives.
+    ///     Negative: a precondition failure (README, "Durations and counts").
     ///   - tolerance: The clock's leeway for each deadline.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable
@@ -29,6 +31,8 @@ extension Flow where Element: Sendable {
         tolerance: C.Duration? = nil,
         clock: C = ContinuousClock()
     ) -> Flow {
+        checkDuration(duration, of: "debounce(for:)")
+        checkTolerance(tolerance, of: "debounce(for:)")
         let upstream = self
         return Flow { subscriber in
             // The latest value and when it is due; the handler's alone.

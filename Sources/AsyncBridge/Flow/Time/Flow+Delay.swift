@@ -16,7 +16,9 @@ extension Flow where Element: Sendable {
     /// anyway. Cancelling drops the waiting events and ends the timer's task.
     ///
     /// - Parameters:
-    ///   - duration: How long to hold each event, on `clock`.
+    ///   - duration: How long to hold each event, on `clock`. Zero holds none: the events go
+    ///     out, in order, as soon as the timer's task runs. Negative: a precondition failure
+    ///     (README, "Durations and counts").
     ///   - tolerance: The clock's leeway for each deadline.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable
@@ -25,6 +27,8 @@ extension Flow where Element: Sendable {
         tolerance: C.Duration? = nil,
         clock: C = ContinuousClock()
     ) -> Flow {
+        checkDuration(duration, of: "delay(for:)")
+        checkTolerance(tolerance, of: "delay(for:)")
         let upstream = self
         return Flow { subscriber in
             // Events waiting for their time, oldest (and earliest) first; the handler's alone.

@@ -21,7 +21,8 @@ extension Flow {
     /// moves the subscription to a scheduler, without waiting, and `delay` delays the values).
     ///
     /// - Parameters:
-    ///   - duration: How long to wait before subscribing, on `clock`.
+    ///   - duration: How long to wait before subscribing, on `clock`. Zero subscribes during
+    ///     `subscribe`. Negative: a precondition failure (README, "Durations and counts").
     ///   - tolerance: The clock's leeway for the deadline.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable
@@ -30,6 +31,8 @@ extension Flow {
         tolerance: C.Duration? = nil,
         clock: C = ContinuousClock()
     ) -> Flow {
+        checkDuration(duration, of: "delaySubscription(for:)")
+        checkTolerance(tolerance, of: "delaySubscription(for:)")
         let upstream = self
         return Flow { subscriber in
             let deadline = clock.now.advanced(by: duration)

@@ -36,7 +36,8 @@ extension Flow where Element == Int, Failure == Never {
     /// `Timer.publish(every:on:in:).autoconnect()` (which sends dates).
     ///
     /// - Parameters:
-    ///   - period: The time between two ticks, on `clock`; more than zero.
+    ///   - period: The time between two ticks, on `clock`; more than zero (zero or negative: a
+    ///     precondition failure, README, "Durations and counts").
     ///   - tolerance: The clock's leeway for each tick.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable
@@ -65,8 +66,10 @@ extension Flow where Element == Int, Failure == Never {
     /// period without a delay of its own).
     ///
     /// - Parameters:
-    ///   - delay: The time from subscribing to the first tick, on `clock`.
-    ///   - period: The time between two ticks after the first, more than zero; `nil`: only one.
+    ///   - delay: The time from subscribing to the first tick, on `clock`: zero sends it during
+    ///     `subscribe`; negative, a precondition failure (README, "Durations and counts").
+    ///   - period: The time between two ticks after the first; `nil`: only one. More than
+    ///     zero (zero or negative: a precondition failure).
     ///   - tolerance: The clock's leeway for each tick.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable
@@ -76,7 +79,9 @@ extension Flow where Element == Int, Failure == Never {
         tolerance: C.Duration? = nil,
         clock: C = ContinuousClock()
     ) -> Flow {
-        if let period { precondition(period > .zero, "Flow.timer and Flow.interval need a period of more than zero") }
+        checkDuration(delay, of: "Flow.timer(after:period:)", named: "delay")
+        if let period { checkDuration(period, of: "Flow.timer(after:period:)", named: "period", allowingZero: false) }
+        checkTolerance(tolerance, of: "Flow.timer(after:period:)")
         return Flow { subscriber in
             // The next tick's number and when it is due; the handler's alone.
             let next = SerialState((count: 0, deadline: clock.now.advanced(by: delay)))

@@ -40,7 +40,9 @@ extension Flow where Element: Sendable {
     /// value and ends the task.
     ///
     /// - Parameters:
-    ///   - duration: The least time between two values sent, on `clock`.
+    ///   - duration: The least time between two values sent, on `clock`. Zero waits for
+    ///     nothing: every value is sent at once. Negative: a precondition failure (README,
+    ///     "Durations and counts").
     ///   - tolerance: The clock's leeway for each deadline.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     ///   - latest: Whether a value that comes too soon waits to be sent (`true`) or is dropped.
@@ -51,6 +53,8 @@ extension Flow where Element: Sendable {
         clock: C = ContinuousClock(),
         latest: Bool
     ) -> Flow {
+        checkDuration(duration, of: "throttle(for:)")
+        checkTolerance(tolerance, of: "throttle(for:)")
         let upstream = self
         return Flow { subscriber in
             // The handler's alone: when the last value was sent (or was due), the value waiting

@@ -24,7 +24,8 @@ extension Flow {
     /// look like a normal end. `switchingTo: .empty` gives Combine's behaviour.
     ///
     /// - Parameters:
-    ///   - duration: The longest wait for each event, on `clock`.
+    ///   - duration: The longest wait for each event, on `clock`; more than zero (zero or
+    ///     negative: a precondition failure, README, "Durations and counts").
     ///   - tolerance: The clock's leeway for each deadline.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable
@@ -52,6 +53,13 @@ extension Flow {
     /// At the deadline the upstream is cancelled and `other` is subscribed in its place, with
     /// no limit. RxSwift: `timeout(_:other:scheduler:)`; Combine:
     /// `timeout(_:scheduler:customError:)` (or without `customError`, which finishes).
+    ///
+    /// - Parameters:
+    ///   - duration: The longest wait for each event, on `clock`; more than zero (zero or
+    ///     negative: a precondition failure, README, "Durations and counts").
+    ///   - tolerance: The clock's leeway for each deadline.
+    ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
+    ///   - other: The flow that continues at the deadline.
     @inlinable
     public func timeout<C: Clock>(
         _ duration: C.Duration,
@@ -77,6 +85,8 @@ extension Flow {
         clock: C,
         failingWith error: Failure
     ) -> Flow where Failure: Sendable {
+        checkDuration(duration, of: "timeout(_:)", allowingZero: false)
+        checkTolerance(tolerance, of: "timeout(_:)")
         let upstream = self
         return Flow { subscriber in
             // The instant by which the next event must come; read and written by the handler only.
