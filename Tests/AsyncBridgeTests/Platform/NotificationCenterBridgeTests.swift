@@ -1,19 +1,15 @@
+import AsyncBridge
+import AsyncBridgeFoundation
+import AsyncBridgeTesting
+import Dispatch
 import Foundation
 import Testing
-@_spi(AsyncBridgeInternals) import AsyncBridge
-import AsyncBridgeTesting
 
-/// `NotificationCenter` observations, a real multi-shot callback API, bridged with `Flow.create`:
-/// the observer is added when a subscription starts and removed when it is cancelled.
+/// `NotificationCenter` observations, a real multi-shot callback API, through
+/// `NotificationCenter.flow(for:object:_:)`: the observer is added when a subscription starts
+/// and removed when it is cancelled.
 func notificationValues(_ center: NotificationCenter, named name: Notification.Name) -> Flow<Int, Never> {
-    Flow.create { emitter in
-        // The observation token is only handed back to `removeObserver`, which is thread-safe;
-        // Foundation does not mark it Sendable.
-        nonisolated(unsafe) let observer = center.addObserver(forName: name, object: nil, queue: nil) { notification in
-            emitter.send(notification.userInfo?["value"] as? Int ?? -1)
-        }
-        return { center.removeObserver(observer) }
-    }
+    center.flow(for: name) { $0.userInfo?["value"] as? Int ?? -1 }
 }
 
 private let ticked = Notification.Name("AsyncBridgeTests.ticked")
@@ -91,5 +87,61 @@ struct NotificationCenterBridgeTests {
             seen.append(value)
         }
         #expect(seen == [1, 2, 3])
+    }
+
+    @Test func theValueIsExtractedOnThePostingThread() async {
+        let center = NotificationCenter()
+        let poster = DispatchQueue(label: "AsyncBridgeTests.poster")
+        let key = DispatchSpecificKey<Bool>()
+        poster.setSpecific(key: key, value: true)
+        let recorder = FlowRecorder(center.flow(for: ticked) { _ in DispatchQueue.getSpecific(key: key) == true })
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            poster.async {
+                post(1, to: center)
+                done.resume()
+            }
+        }
+        #expect(recorder.values == [true])
+    }
+
+    @Test func onlyTheGivenSendersNotificationsWithAnObjectAllWithout() {
+        let center = NotificationCenter()
+        let a = Tracked(), b = Tracked()
+        let fromA = FlowRecorder(center.flow(for: ticked, object: a))
+        let fromAnyone = FlowRecorder(center.flow(for: ticked))
+        center.post(name: ticked, object: a)
+        center.post(name: ticked, object: b)
+        center.post(name: Notification.Name("AsyncBridgeTests.other"), object: a)
+        #expect(fromA.values.count == 1)
+        #expect(fromAnyone.values.count == 2)
+    }
+
+    @Test func cancellingRemovesTheObserverAndLetsGoOfTheClosure() {
+        let center = NotificationCenter()
+        let extracted = AtomicCounter()
+        expectReleased("a cancelled notification flow") { tracked in
+            let recorder = FlowRecorder(center.flow(for: ticked) { _ in
+                _ = tracked
+                extracted.increment()
+                return 0
+            })
+            post(1, to: center)
+            recorder.cancel()
+        }
+        post(2, to: center)
+        #expect(extracted.value == 1, "the observer was still there after cancel")
+    }
+
+    @Test @MainActor func handledOnTheMainActorWhenPostedFromAnotherThread() async {
+        let center = NotificationCenter()
+        let received = Box<[Int]>([])
+        let token = notificationValues(center, named: ticked)
+            .receive(on: MainActor.shared)
+            .subscribe(onValue: { value in received.mutate { $0.append(value) } }, onCompletion: { _ in })
+        DispatchQueue.global().sync { post(4, to: center) }
+        #expect(received.value == [])
+        await flushMainQueue()
+        #expect(received.value == [4])
+        token.cancel()
     }
 }
