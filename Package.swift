@@ -14,7 +14,7 @@ let package = Package(
         .target(name: "AsyncBridge"),
         .target(name: "AsyncBridgeFoundation", dependencies: ["AsyncBridge"]),
         .target(name: "AsyncBridgeTesting", dependencies: ["AsyncBridge"]),
-        .executableTarget(name: "AsyncBridgeDemo", dependencies: ["AsyncBridge", "GitFeed"]),
+        .executableTarget(name: "AsyncBridgeDemo", dependencies: ["AsyncBridge", "AsyncBridgeFoundation", "GitFeed"]),
         .target(name: "GitFeed", dependencies: ["AsyncBridge"]),
         .testTarget(
             name: "AsyncBridgeTests",
