@@ -44,13 +44,18 @@ let package = Package(
         .target(name: "RxCocoa", dependencies: ["RxSwift", "RxRelay"], swiftSettings: rxStandIn),
         .target(
             name: "RxNames",
-            dependencies: ["RxSwift", "RxRelay", "RxCocoa", .product(name: "AsyncBridge", package: "AsyncBridge")]
+            dependencies: [
+                "RxSwift", "RxRelay", "RxCocoa",
+                .product(name: "AsyncBridge", package: "AsyncBridge"),
+                .product(name: "AsyncBridgeFoundation", package: "AsyncBridge"),
+            ]
         ),
         .target(
             name: "CombineNames",
             dependencies: [
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "AsyncBridge", package: "AsyncBridge"),
+                .product(name: "AsyncBridgeFoundation", package: "AsyncBridge"),
             ]
         ),
         .target(

@@ -4,6 +4,7 @@
 // .ci/check-public-names checks that each name of .ci/public-names/Combine.txt appears here.
 
 import AsyncBridge
+import AsyncBridgeFoundation
 import Foundation
 import OpenCombine
 
@@ -63,6 +64,7 @@ final class HalfMigratedModel: ObservableObject {
         Just(2).map { $0 + 1 }.sink { print($0) }.store(in: &cancellables)
         names.sink { print($0) }.store(in: &cancellables)
         liveNames.flow.subscribe(onValue: { print($0) }, onCompletion: { _ in }).store(in: bag)
+        NotificationCenter.default.flow(for: .init("ping")).subscribe { _ in print("ping") }.store(in: bag)
         _ = SharedFuture<Int, Never> { completion in completion(.success(3)) }
             .subscribe(deliveringOn: nil) { print($0) }
     }

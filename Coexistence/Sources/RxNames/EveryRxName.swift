@@ -4,6 +4,7 @@
 // .ci/check-public-names checks that each name of .ci/public-names/Rx*.txt appears here.
 
 import AsyncBridge
+import AsyncBridgeFoundation
 import Foundation
 @preconcurrency import RxCocoa
 @preconcurrency import RxRelay
@@ -157,6 +158,7 @@ final class HalfMigratedViewModel {
             return Disposables.create()
         }
         _ = single.subscribe { result in print(result) }
+        NotificationCenter.default.flow(for: .init("ping")).subscribe { _ in print("ping") }.store(in: bag)
         _ = SharedFuture<Int, Never> { completion in completion(.success(1)) }
             .subscribe(deliveringOn: nil) { result in print(result) }
     }
