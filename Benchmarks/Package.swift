@@ -28,6 +28,8 @@ let package = Package(
                 "MallocCounter",
                 "MainQueue",
                 .product(name: "AsyncBridge", package: "AsyncBridge"),
+                // NotificationCenter.flow(for:object:_:), for the notification-* cases.
+                .product(name: "AsyncBridgeFoundation", package: "AsyncBridge"),
                 .product(name: "AsyncBridgeOpenCombine", package: "AsyncBridgeCombineChecks"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),

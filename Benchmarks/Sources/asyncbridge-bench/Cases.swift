@@ -6,7 +6,7 @@ import OpenCombine
 /// spoke's (`ConcurrencyCases.swift`), the coordination spoke's (`CoordinationCases.swift`) and
 /// delivery to the main queue (`DeliveryCases.swift`).
 let benchmarkCases: [BenchmarkCase] = oneShotAndFlowCases + concurrencyCases + coordinationCases + deliveryCases + combineBridgeCases + operatorCases
-    + innerLifecycleCases + subscriberScalingCases + syncSourceStopCases
+    + innerLifecycleCases + subscriberScalingCases + syncSourceStopCases + observationCases
 
 /// The one-shot bridges' and Flow's cases. A new case is one more entry here.
 let oneShotAndFlowCases: [BenchmarkCase] = [
