@@ -67,7 +67,9 @@ public enum ChannelBufferingPolicy: Sendable, Hashable {
 ///
 /// - **Broadcast.** Every consumer (every loop, every iterator) receives every value sent
 ///   after it started iterating — after `makeAsyncIterator()`, which `for await` calls as
-///   the loop starts — in the order the channel accepted the sends. Concurrent sends from
+///   the loop starts — in the order the channel accepted the sends. A loop started in a
+///   `Task` may start after a send made right after creating the task: to reach it, await
+///   ``waitForConsumers(_:)`` before sending. Concurrent sends from
 ///   several threads are ordered by who got the lock first, the same order for every
 ///   consumer; the sends of one thread keep their program order.
 /// - **Nothing lost before the first loop.** Values sent while no consumer iterates are kept,
@@ -152,6 +154,26 @@ public final class BroadcastChannel<Element: Sendable, Failure: Error>: AsyncSeq
     /// ```
     public func fail(_ error: Failure) {
         storage.complete(.failure(error))
+    }
+
+    /// Returns once at least `count` consumers iterate (at once if they already do), or when
+    /// the calling task is cancelled. A consumer receives only what is sent after it started,
+    /// so a sender that must reach loops started in other tasks waits for them first.
+    /// Consumers that have left do not count.
+    ///
+    /// ```swift
+    /// let summary = Task { for await event in channel { log(event) } }
+    /// let detail = Task { for await event in channel { show(event) } }
+    /// await channel.waitForConsumers(2)   // both loops iterate: neither misses a value
+    /// channel.send(.loaded)
+    /// ```
+    ///
+    /// RxSwift and Combine have no equivalent: a subject's subscribers attach synchronously.
+    ///
+    /// - Parameter count: How many consumers to wait for; at least zero.
+    public func waitForConsumers(_ count: Int = 1) async {
+        checkCount(count, of: "waitForConsumers(_:)", atLeast: 0)
+        await storage.waitForConsumers(count)
     }
 
     /// Starts a consumer: from now on it receives every value sent.

@@ -38,6 +38,16 @@ struct BroadcastChannelStateMachine<Element: Sendable, Failure: Error>: Sendable
     @usableFromInline var completion: FlowCompletion<Failure>?
     @usableFromInline var nextID: UInt64 = 0
     @usableFromInline let limit: BufferLimit
+    /// Tasks in ``BroadcastChannel/waitForConsumers(_:)``: each until that many consumers iterate.
+    @usableFromInline var consumerWaiters: [ConsumerWaiter] = []
+
+    /// A task waiting for `count` consumers.
+    @usableFromInline
+    struct ConsumerWaiter: Sendable {
+        @usableFromInline let id: UInt64
+        @usableFromInline let count: Int
+        @usableFromInline let continuation: CheckedContinuation<Void, Never>
+    }
 
     @inlinable
     init(limit: BufferLimit) {
@@ -134,6 +144,31 @@ struct BroadcastChannelStateMachine<Element: Sendable, Failure: Error>: Sendable
         }
         consumers.append(Slot(id: nextID, buffer: buffer))
         return nextID
+    }
+
+    /// Whether `count` consumers iterate; if not, keeps `continuation` until they do.
+    @usableFromInline
+    mutating func waitForConsumers(_ count: Int, id: UInt64, _ continuation: CheckedContinuation<Void, Never>) -> Bool {
+        if consumers.count >= count { return true }
+        consumerWaiters.append(ConsumerWaiter(id: id, count: count, continuation: continuation))
+        return false
+    }
+
+    /// The waiters the consumers iterating now satisfy, taken out to be resumed after unlocking.
+    @usableFromInline
+    mutating func takeSatisfiedConsumerWaiters() -> [ConsumerWaiter] {
+        guard !consumerWaiters.isEmpty else { return [] }
+        let iterating = consumers.count
+        let satisfied = consumerWaiters.filter { $0.count <= iterating }
+        consumerWaiters.removeAll { $0.count <= iterating }
+        return satisfied
+    }
+
+    /// Waiter `id` gives up (its task was cancelled); returns it to resume, if it still waited.
+    @usableFromInline
+    mutating func removeConsumerWaiter(_ id: UInt64) -> ConsumerWaiter? {
+        guard let index = consumerWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return consumerWaiters.remove(at: index)
     }
 
     /// Runs `body` on consumer `id`'s buffer, or on an ended one if it has left.

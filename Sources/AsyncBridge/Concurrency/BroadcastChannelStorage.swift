@@ -43,10 +43,34 @@ final class BroadcastChannelStorage<Element: Sendable, Failure: Error>: Consumer
         for waiter in waiters { waiter.resume(returning: FlowEvent(completion)) }
     }
 
-    /// A consumer starts; returns its id.
+    /// A consumer starts; returns its id, after resuming the tasks that waited for it.
     @usableFromInline
     func register() -> UInt64 {
-        state.withLock { $0.register() }
+        let (id, satisfied) = state.withLock { machine in
+            let id = machine.register()
+            return (id, machine.takeSatisfiedConsumerWaiters())
+        }
+        for waiter in satisfied { waiter.continuation.resume() }
+        return id
+    }
+
+    /// Returns once `count` consumers iterate, or when the calling task is cancelled.
+    @usableFromInline
+    func waitForConsumers(_ count: Int) async {
+        let id = state.withLock { machine -> UInt64 in
+            machine.nextID += 1
+            return machine.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { machine in
+                    Task.isCancelled || machine.waitForConsumers(count, id: id, continuation)
+                }
+                if ready { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.removeConsumerWaiter(id) }?.continuation.resume()
+        }
     }
 
     @inlinable
