@@ -32,19 +32,21 @@
 /// asks again for every tap that finds the status undetermined, overlapping taps included;
 /// RxSwift: the same chain with `flatMap` and `Single`.
 public struct AuthorizationGate: Sendable {
-    let readStatus: @Sendable () async -> AuthorizationStatus
+    let readStatus: @Sendable () async throws -> AuthorizationStatus
     let request: @Sendable () async -> Void
     /// Limits one caller's wait for the shared request to the timeout, if there is one.
-    let limit: (@Sendable (_ wait: @escaping @Sendable () async throws -> AuthorizationStatus) async throws -> AuthorizationStatus)?
-    let prompts = SingleFlight<Unkeyed, AuthorizationStatus, Never>(policy: .runToCompletion)
+    let limit: (@Sendable (_ wait: @escaping @Sendable () async throws -> AuthorizationStatus?) async throws -> AuthorizationStatus?)?
+    /// The shared request; its result is the status after it (`nil`: it could not be read).
+    let prompts = SingleFlight<Unkeyed, AuthorizationStatus?, Never>(policy: .runToCompletion)
 
-    /// A gate whose request is a completion-block API answering with a `Bool`, as most
-    /// platform permission APIs do.
+    /// A gate whose request is a completion-block API answering with a `Bool`, as the camera's
+    /// and the microphone's do: `request` receives the completion block, `(Bool) -> Void`, to
+    /// pass to the platform's API.
     ///
     /// ```swift
     /// let camera = AuthorizationGate(
     ///     status: { Permissions.camera.status },
-    ///     request: { Permissions.camera.requestAccess(completion: $0) }
+    ///     request: { completion in Permissions.camera.requestAccess(completion: completion) }
     /// )
     /// ```
     ///
@@ -57,16 +59,52 @@ public struct AuthorizationGate: Sendable {
     ///     that come later join it rather than ask again.
     ///   - clock: The clock of the timeout; `ManualClock` (AsyncBridgeTesting) in tests.
     ///   - status: Reads the current status; map your platform's status to ``AuthorizationStatus``.
-    ///   - request: Asks the user. Its `Bool` is not trusted alone: the status read afterwards
-    ///     decides.
+    ///     It may be `async` and may throw: a status that cannot be read fails the callers with
+    ///     ``AuthorizationError/statusUnavailable``, without asking.
+    ///   - request: Asks the user: receives the completion block to call with the answer. The
+    ///     `Bool` is not trusted alone: the status read afterwards decides.
     public init<C: Clock>(
         timeout: C.Duration? = nil,
         clock: C = ContinuousClock(),
-        status: @escaping @Sendable () async -> AuthorizationStatus,
+        status: @escaping @Sendable () async throws -> AuthorizationStatus,
         request: @escaping @Sendable (_ completion: @escaping @Sendable (Bool) -> Void) -> Void
     ) {
         self.init(timeout: timeout, clock: clock, status: status) {
             _ = try? await withNeverFailingCompletion(isolation: nil) { request($0) }
+        }
+    }
+
+    /// A gate whose request is a completion-block API answering with a `Bool` and an error, as
+    /// the contacts' and the notifications' do: `request` receives the completion block,
+    /// `(Bool, (any Error)?) -> Void`. The error counts as no answer: the status read
+    /// afterwards decides.
+    ///
+    /// ```swift
+    /// let contacts = AuthorizationGate(
+    ///     status: { try await Permissions.contacts.currentStatus() },
+    ///     request: { completion in Permissions.contacts.requestAccess(completionHandler: completion) }
+    /// )
+    /// ```
+    ///
+    /// Chosen over the `(Bool) -> Void` form only when the block passed on takes two arguments
+    /// (disfavoured, so that `{ _ in … }` stays the one-argument form).
+    ///
+    /// - Parameters:
+    ///   - timeout: How long each caller waits for the request's answer, on `clock`; `nil` waits
+    ///     as long as it takes (see the `(Bool) -> Void` form).
+    ///   - clock: The clock of the timeout.
+    ///   - status: Reads the current status; may be `async` and may throw (then the callers get
+    ///     ``AuthorizationError/statusUnavailable``).
+    ///   - request: Asks the user: receives the completion block to call with the answer.
+    @_disfavoredOverload
+    public init<C: Clock>(
+        timeout: C.Duration? = nil,
+        clock: C = ContinuousClock(),
+        status: @escaping @Sendable () async throws -> AuthorizationStatus,
+        request: @escaping @Sendable (_ completion: @escaping @Sendable (Bool, (any Error)?) -> Void) -> Void
+    ) {
+        self.init(timeout: timeout, clock: clock, status: status) { (completion: @escaping @Sendable (Bool) -> Void) in
+            request { granted, _ in completion(granted) }
         }
     }
 
@@ -84,7 +122,7 @@ public struct AuthorizationGate: Sendable {
     public init<C: Clock>(
         timeout: C.Duration? = nil,
         clock: C = ContinuousClock(),
-        status: @escaping @Sendable () async -> AuthorizationStatus,
+        status: @escaping @Sendable () async throws -> AuthorizationStatus,
         request: @escaping @Sendable () async throws -> Bool
     ) {
         self.init(timeout: timeout, clock: clock, status: status) { _ = try? await request() }
@@ -93,7 +131,7 @@ public struct AuthorizationGate: Sendable {
     init<C: Clock>(
         timeout: C.Duration?,
         clock: C,
-        status: @escaping @Sendable () async -> AuthorizationStatus,
+        status: @escaping @Sendable () async throws -> AuthorizationStatus,
         ask: @escaping @Sendable () async -> Void
     ) {
         if let timeout { checkDuration(timeout, of: "AuthorizationGate(timeout:)", named: "timeout", allowingZero: false) }
@@ -106,13 +144,22 @@ public struct AuthorizationGate: Sendable {
         }
     }
 
-    /// The current status, read now.
+    /// The current status, read now; throws ``AuthorizationError/statusUnavailable`` if the
+    /// gate's `status` closure threw.
     ///
     /// ```swift
-    /// if await camera.status == .denied { showSettingsHint() }
+    /// if try await camera.status == .denied { showSettingsHint() }
     /// ```
     public var status: AuthorizationStatus {
-        get async { await readStatus() }
+        get async throws(AuthorizationError) {
+            guard let status = await currentStatus() else { throw .statusUnavailable }
+            return status
+        }
+    }
+
+    /// The status, or `nil` if the `status` closure threw.
+    func currentStatus() async -> AuthorizationStatus? {
+        try? await readStatus()
     }
 
     /// Returns once access is granted, asking the user only if the status is not determined,
@@ -183,7 +230,7 @@ public struct AuthorizationGate: Sendable {
     /// `CancellationError`.
     func access() async throws(CancellationError) -> Result<Void, AuthorizationError> {
         if Task.isCancelled { throw CancellationError() }
-        let status = await readStatus()
+        let status = await currentStatus()
         guard status == .notDetermined else { return Self.verdict(status) }
         if Task.isCancelled { throw CancellationError() }  // do not start a prompt for nobody
         let prompts = prompts, ask = ask
@@ -194,7 +241,7 @@ public struct AuthorizationGate: Sendable {
             return Self.verdict(try await limit { try await prompts.result(operation: ask).get() })
         } catch is TimeoutError {
             // This caller's deadline passed; the request goes on for the others and later callers.
-            let after = await readStatus()
+            let after = await currentStatus()
             return after == .notDetermined ? .failure(.timedOut) : Self.verdict(after)
         } catch {
             throw CancellationError()  // the only other error of `withTimeout` here
@@ -204,16 +251,17 @@ public struct AuthorizationGate: Sendable {
     /// One request, shared by every caller waiting meanwhile: reads the status again (a
     /// request that finished just before may have decided it), asks, and reads it once more.
     @Sendable
-    func ask() async -> AuthorizationStatus {
-        let before = await readStatus()
+    func ask() async -> AuthorizationStatus? {
+        let before = await currentStatus()
         guard before == .notDetermined else { return before }
         await request()
-        return await readStatus()
+        return await currentStatus()
     }
 
-    /// What a final status means for the callers.
-    static func verdict(_ status: AuthorizationStatus) -> Result<Void, AuthorizationError> {
+    /// What a final status means for the callers (`nil`: it could not be read).
+    static func verdict(_ status: AuthorizationStatus?) -> Result<Void, AuthorizationError> {
         switch status {
+        case nil: return .failure(.statusUnavailable)
         case .granted: return .success(())
         case .denied: return .failure(.denied)
         case .restricted: return .failure(.restricted)
@@ -260,4 +308,6 @@ public enum AuthorizationError: Error, Hashable, Sendable {
     /// The request did not answer within the gate's timeout, and the status is still not
     /// determined.
     case timedOut
+    /// The gate's `status` closure threw: the status could not be read, so nobody was asked.
+    case statusUnavailable
 }

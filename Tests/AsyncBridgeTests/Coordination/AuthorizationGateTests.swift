@@ -98,7 +98,7 @@ struct AuthorizationGateTests {
         try await first.value
         try await gate.requestAccess()
         #expect(system.prompts.starts == 1)
-        #expect(await gate.status == .granted)
+        #expect(try await gate.status == .granted)
     }
 
     @Test func aCompletionCalledTwiceIsIgnoredAndReported() async throws {
