@@ -23,6 +23,7 @@ extension NotificationCenter {
     /// RxSwift: `NotificationCenter.default.rx.notification(.didLogIn).map { … }` (RxCocoa);
     /// Combine: `NotificationCenter.default.publisher(for: .didLogIn).map { … }`; Foundation:
     /// `notifications(named:)`.
+    @inlinable
     public func flow<Value: Sendable>(
         for name: Notification.Name,
         object: AnyObject? = nil,
@@ -56,12 +57,24 @@ extension NotificationCenter {
 
 /// The object a subscription observes. Unchecked: it is only handed to `NotificationCenter`,
 /// which compares it by identity; this package never reads or calls it.
-private struct NotificationSender: @unchecked Sendable {
-    let object: AnyObject?
+@usableFromInline
+struct NotificationSender: @unchecked Sendable {
+    @usableFromInline let object: AnyObject?
+
+    @inlinable
+    init(object: AnyObject?) {
+        self.object = object
+    }
 }
 
 /// The token `addObserver` returns. Unchecked: it is only handed back to `removeObserver`,
 /// which may be called from any thread.
-private struct NotificationObserver: @unchecked Sendable {
-    let token: any NSObjectProtocol
+@usableFromInline
+struct NotificationObserver: @unchecked Sendable {
+    @usableFromInline let token: any NSObjectProtocol
+
+    @inlinable
+    init(token: any NSObjectProtocol) {
+        self.token = token
+    }
 }

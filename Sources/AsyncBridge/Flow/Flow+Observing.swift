@@ -34,6 +34,7 @@ extension Flow where Failure == Never {
     /// `$total` publisher (both send the current value first; they send in `willSet`, before the
     /// change, where this reads after it). Swift: `Observations { cart.total }` (macOS 26 and
     /// iOS 26).
+    @inlinable
     public static func observing(_ read: @escaping @Sendable () -> Element) -> Flow {
         Flow.create { emitter in
             let tracker = ObservationTracker(
@@ -84,6 +85,7 @@ extension MainActorFlow where Failure == Never {
     /// RxSwift: a `BehaviorRelay`'s `asDriver()`; Combine: `$query.receive(on: DispatchQueue.main)`
     /// on a `@Published` property (both send in `willSet`, before the change; this reads after
     /// it). Swift: `Observations { form.query }` iterated on the main actor (macOS 26, iOS 26).
+    @inlinable
     public static func observing(_ read: @escaping @MainActor @Sendable () -> Element) -> MainActorFlow {
         let upstream = Flow<Element, Never>.create { emitter in
             let tracker = ObservationTracker(
@@ -107,17 +109,25 @@ extension MainActorFlow where Failure == Never {
 /// value, and at a change schedules the next read; one read runs at a time, and a change that
 /// comes during a read makes it read once more.
 @available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *)
+@usableFromInline
 final class ObservationTracker<Element: Sendable>: Sendable {
-    private struct State: Sendable {
+    @usableFromInline
+    struct State: Sendable {
         /// Let go of when the subscription ends.
-        var read: (@Sendable () -> Element)?
+        @usableFromInline var read: (@Sendable () -> Element)?
         /// Which read the registrations in place belong to: a change reported by an older one
         /// is already in a later value.
-        var generation: UInt64 = 0
-        var phase = Phase.reading
+        @usableFromInline var generation: UInt64 = 0
+        @usableFromInline var phase = Phase.reading
+
+        @inlinable
+        init(read: @escaping @Sendable () -> Element) {
+            self.read = read
+        }
     }
 
-    private enum Phase: Sendable {
+    @usableFromInline
+    enum Phase: Sendable {
         case idle
         /// A read is scheduled or running.
         case reading
@@ -125,12 +135,13 @@ final class ObservationTracker<Element: Sendable>: Sendable {
         case readingAgain
     }
 
-    private let state: Lock<State>
-    private let emitter: FlowEmitter<Element, Never>
+    @usableFromInline let state: Lock<State>
+    @usableFromInline let emitter: FlowEmitter<Element, Never>
     /// Whether each read is registered twice (models changed from other threads).
-    private let registersTwice: Bool
-    private let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
+    @usableFromInline let registersTwice: Bool
+    @usableFromInline let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
 
+    @inlinable
     init(
         read: @escaping @Sendable () -> Element,
         emitter: FlowEmitter<Element, Never>,
@@ -145,6 +156,7 @@ final class ObservationTracker<Element: Sendable>: Sendable {
 
     /// Reads and sends until no change came during the read. Runs where reads belong: any
     /// thread, or the main queue for a main-actor model.
+    @inlinable
     func track() {
         while true {
             let next = state.withLock { state -> (read: @Sendable () -> Element, generation: UInt64)? in
@@ -174,7 +186,8 @@ final class ObservationTracker<Element: Sendable>: Sendable {
     }
 
     /// A registration of read `generation` saw a change (in the mutating thread's `willSet`).
-    private func changed(_ generation: UInt64) {
+    @inlinable
+    func changed(_ generation: UInt64) {
         let schedules = state.withLock { state -> Bool in
             guard state.read != nil, state.generation == generation else { return false }
             switch state.phase {
@@ -192,6 +205,7 @@ final class ObservationTracker<Element: Sendable>: Sendable {
     }
 
     /// Ends the tracking and lets go of `read`, outside the lock.
+    @inlinable
     func stop() {
         let read = state.withLock { state -> (@Sendable () -> Element)? in
             defer { state.read = nil }
