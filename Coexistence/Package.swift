@@ -66,6 +66,19 @@ let package = Package(
             name: "RxAdapterTests",
             dependencies: ["RxAdapter", "RxSwift", "RxRelay", .product(name: "AsyncBridge", package: "AsyncBridge")]
         ),
+        .target(name: "LegacyNetworking", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(
+            name: "LegacyClient",
+            dependencies: ["LegacyNetworking", .product(name: "AsyncBridge", package: "AsyncBridge")]
+        ),
+        .testTarget(
+            name: "LegacyClientTests",
+            dependencies: [
+                "LegacyClient", "LegacyNetworking",
+                .product(name: "AsyncBridge", package: "AsyncBridge"),
+                .product(name: "AsyncBridgeTesting", package: "AsyncBridge"),
+            ]
+        ),
         .target(
             name: "DocSnippets",
             dependencies: [

@@ -3,16 +3,18 @@
 // `withCompletion` is what `withCheckedThrowingContinuation` is for completion blocks, with
 // the safety a hand-written continuation lacks: a block called twice is ignored, a block
 // released without being called throws `AsyncBridgeError.completionNeverCalled` instead of
-// hanging, and cancelling the awaiting task runs the operation's cancel action exactly once,
-// even when it arrives before the operation has handed that action back.
+// hanging, and cancelling the awaiting task runs the operation's cancel action exactly once.
 //
-// The closure runs at once, on the caller's actor; the completion block may be called from any
-// thread. Cancellation throws `CancellationError` straight away: a completion that comes later
-// is ignored.
+// The closure runs at once, on the caller's actor (or, in nonisolated code, in the caller's
+// task), and so does the cancel action it returns: the wait ends as soon as the task is
+// cancelled, and the action runs when the caller resumes, before `CancellationError` is thrown.
+// Neither closure is `@Sendable`, so both may use what the caller holds, such as an object
+// that is not `Sendable` (a legacy class and its request handle). Only the completion block may
+// be called from any thread; a completion that comes after the cancellation is ignored.
 //
 // As with `SharedFuture`'s initialisers (see `SharedFuture+Callbacks.swift`), the shape is picked by the
 // completion block's type, which the closure's body decides, and a body that returns a
-// `CancelAction` is the cancellable form; the cancellable overloads are disfavored so that a
+// cancel action (`() -> Void`) is the cancellable form; the cancellable overloads are disfavored so that a
 // body of several statements without `return` is the plain one. A body that does not say which
 // shape it is (it ignores the block) names the block's type.
 //
@@ -24,18 +26,26 @@
 
 extension SharedFuture {
     /// Runs `start` with a fresh ``CallCompleter`` and waits for its completion: at once when
-    /// it came while `start` ran, on a single-consumer future otherwise.
+    /// it came while `start` ran, on a single-consumer future otherwise. When the wait ends by
+    /// cancellation, the cancel action `start` returned runs here, back on the caller's actor.
     @inlinable @inline(__always)
     static func bridge(
         isolation: isolated (any Actor)?,
-        _ start: (CallCompleter<Success, Failure>) -> CancelAction?
+        _ start: (CallCompleter<Success, Failure>) -> (() -> Void)?
     ) async throws -> Success {
+        var cancel: (() -> Void)?
         let outcome: FutureOutcome<Success, Failure>?
-        switch CallCompleter.start(start) {
+        switch CallCompleter.start({ completer in
+            cancel = start(completer)
+            return nil
+        }) {
         case .served(let served): outcome = served
         case .waiting(let future): outcome = await future.wait(1, 1, isolation: isolation)
         }
-        guard let outcome else { throw CancellationError() }
+        guard let outcome else {
+            cancel?()
+            throw CancellationError()
+        }
         return try outcome.get()
     }
 }
@@ -61,6 +71,10 @@ public func withCompletion<Success: Sendable, Failure: Error>(
 /// Awaits a cancellable `(Result<Success, Failure>) -> Void` completion-block API: cancelling
 /// the awaiting task runs the returned action once.
 ///
+/// The body and its cancel action run on the caller's actor (in nonisolated code, in the
+/// caller's task) and need not be `@Sendable`: they may use an object that is not `Sendable`,
+/// such as a legacy API class and the request handle it returns.
+///
 /// ```swift
 /// let user = try await withCompletion { completion in
 ///     let request = api.getUserCancellable(id: 42, completion: completion)
@@ -70,7 +84,7 @@ public func withCompletion<Success: Sendable, Failure: Error>(
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion<Success: Sendable, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
-    _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction
+    _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> () -> Void
 ) async throws -> Success {
     try await SharedFuture<Success, Failure>.bridge(isolation: isolation) { completer in
         body { completer.resolve($0) }
@@ -106,7 +120,7 @@ public func withCompletion<Success: Sendable>(
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
-    _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> CancelAction
+    _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> () -> Void
 ) async throws -> Success {
     try await SharedFuture<Success, any Error>.bridge(isolation: isolation) { completer in
         body { completer.resolve(Result(value: $0, error: $1)) }
@@ -140,7 +154,7 @@ public func withCompletion(
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
-    _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction
+    _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> () -> Void
 ) async throws {
     try await SharedFuture<Void, any Error>.bridge(isolation: isolation) { completer in
         body { completer.resolve(Result(error: $0, success: ())) }
@@ -178,7 +192,7 @@ public func withNeverFailingCompletion<Success: Sendable>(
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withNeverFailingCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
-    _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
+    _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> () -> Void
 ) async throws -> Success {
     try await SharedFuture<Success, Never>.bridge(isolation: isolation) { completer in
         body { completer.resolve(.success($0)) }
@@ -212,7 +226,7 @@ public func withCompletion(
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
-    _ body: (_ completion: @escaping @Sendable () -> Void) -> CancelAction
+    _ body: (_ completion: @escaping @Sendable () -> Void) -> () -> Void
 ) async throws {
     try await SharedFuture<Void, Never>.bridge(isolation: isolation) { completer in
         body { completer.resolve(.success(())) }
