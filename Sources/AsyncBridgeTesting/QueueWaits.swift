@@ -29,8 +29,8 @@ import Dispatch
 /// main thread is never blocked). Returns early if the waiting task is cancelled (a test's
 /// time limit ends the wait).
 ///
-/// RxSwift's tests: `MainScheduler` has no equivalent (tests use `TestScheduler` or
-/// `XCTestExpectation`); Combine's tests: an expectation fulfilled in `sink`.
+/// In RxSwift and Combine tests, the same wait is usually an `XCTestExpectation` fulfilled in
+/// the handler.
 public func waitForMainQueue() async {
     await waitForBlocks(on: .main, flags: [])
 }
