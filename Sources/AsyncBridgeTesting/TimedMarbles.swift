@@ -61,18 +61,24 @@ extension ManualClock {
     /// that sends less than expected keeps the test waiting, until its time limit, as
     /// `FlowRecorder.waitForValues` would. In the end the subscription is cancelled.
     ///
+    /// The player runs on the caller's actor, and `transform` with it: from a `@MainActor` test
+    /// the transform may call the view model whose binding it tests.
+    ///
     /// - Parameters:
     ///   - input: The events to send, one step per character.
     ///   - failure: The error that `#` in `input` sends.
     ///   - step: The time each character stands for.
     ///   - expected: The output you expect: it paces the player; compare the result with it.
-    ///   - transform: The operator under test, applied to the input flow.
+    ///   - isolation: The actor the player runs on: the caller's, so a `@MainActor` test may
+    ///     pass a transform that calls main-actor code (a view model's binding).
+    ///   - transform: The operator under test, applied to the input flow, once, on `isolation`.
     /// - Returns: What came out, as a timed marble diagram.
     public func play<Failure: Error>(
         _ input: String,
         failure: Failure? = nil,
         step: Duration = .seconds(1),
         expecting expected: String,
+        isolation: isolated (any Actor)? = #isolation,
         _ transform: (Flow<String, Failure>) -> Flow<String, Failure>
     ) async -> String {
         let inputSteps = timedMarbles(input)

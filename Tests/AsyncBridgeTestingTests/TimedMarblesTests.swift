@@ -75,3 +75,34 @@ struct TimedMarblesTests {
         #expect(recorder.events.isEmpty && clock.sleeperCount == 0)
     }
 }
+
+/// `play` from a test isolated to the main actor, where a view model's tests run: its transform
+/// runs on the caller's actor, so it may call the view model.
+@MainActor
+@Suite("Timed marbles from a @MainActor test", .timeLimit(.minutes(1)))
+struct MainActorTimedMarblesTests {
+    /// Main-actor state that a transform touches: what a view model's binding does.
+    @MainActor final class Shouter {
+        var bindings = 0
+
+        func bind(_ letters: Flow<String, Never>) -> Flow<String, Never> {
+            bindings += 1
+            return letters.map { $0.uppercased() }
+        }
+    }
+
+    @Test func playRunsATimeBasedOperator() async {
+        let clock = ManualClock()
+        let output = await clock.play("ab---c|", failure: Never?.none, expecting: "---b--[c|]") {
+            $0.debounce(for: .seconds(2), clock: clock)
+        }
+        #expect(output == "---b--[c|]")
+    }
+
+    @Test func theTransformMayCallMainActorCode() async {
+        let shouter = Shouter()
+        let output = await ManualClock().play("a-b|", failure: Never?.none, expecting: "A-B|") { shouter.bind($0) }
+        #expect(output == "A-B|")
+        #expect(shouter.bindings == 1)
+    }
+}

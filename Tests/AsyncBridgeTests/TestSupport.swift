@@ -56,12 +56,6 @@ func wait(for semaphore: DispatchSemaphore) async {
     }
 }
 
-/// Returns once every block enqueued on the main queue before it has run.
-@MainActor
-func flushMainQueue() async {
-    await withCheckedContinuation { done in DispatchQueue.main.async { done.resume() } }
-}
-
 /// An object whose lifetime tests watch through a weak reference.
 final class Tracked: Sendable {}
 

@@ -23,7 +23,7 @@ struct FlowReceiveReviewTests {
                 subject.send(value + 1)
             }, onCompletion: { _ in })
         subject.send(1)
-        for _ in 0..<4 { await flushMainQueue() }
+        for _ in 0..<4 { await waitForMainQueue() }
         #expect(order.value == ["value 1", "other 1", "value 2", "other 2", "value 3"])
         token.cancel()
     }
@@ -41,13 +41,13 @@ struct FlowReceiveReviewTests {
         driver.subscribe(onValue: { value in first.mutate { $0.append(value) } }, onCompletion: { _ in })
             .store(in: bag)
         subject.send("latest")
-        await flushMainQueue()
+        await waitForMainQueue()
         #expect(first.value == ["latest"])
         let late = Box<[String]>([])
         driver.subscribe(onValue: { value in late.mutate { $0.append(value) } }, onCompletion: { _ in })
             .store(in: bag)
         #expect(late.value == ["latest"], "the late subscriber did not get the latest value at once")
-        await flushMainQueue()
+        await waitForMainQueue()
         bag.cancelAll()
     }
 

@@ -257,7 +257,7 @@ struct FlowSinkEdgeTests {
         token.cancel()
         #expect(weakCaptured == nil, "the handlers outlived cancel() while a block waited")
         #expect(cancels.value == 1)
-        await flushMainQueue()
+        await waitForMainQueue()
         #expect(received.value == 0)
         emitter.value = nil
     }
@@ -272,7 +272,7 @@ struct FlowSinkEdgeTests {
         DispatchQueue.global().sync { subject.send(1) }  // scheduled on the main queue
         subject.send(2)  // on main, with a block pending
         #expect(received.value == [])
-        await flushMainQueue()
+        await waitForMainQueue()
         #expect(received.value == [1, 2])
         subject.send(3)  // nothing pending: inline
         #expect(received.value == [1, 2, 3])
@@ -293,13 +293,13 @@ struct FlowSinkEdgeTests {
         }, onCompletion: { _ in }).store(in: bag)
         driver.subscribe(onValue: { value in second.mutate { $0.append(value) } }, onCompletion: { _ in }).store(in: bag)
         subject.send(1)
-        await flushMainQueue()
-        await flushMainQueue()
+        await waitForMainQueue()
+        await waitForMainQueue()
         #expect(first.value == [1, 2, 3])
         #expect(second.value == [1, 2, 3])
         // The same, started from another thread (the handler then runs in a main-queue block).
         DispatchQueue.global().sync { subject.send(1) }
-        for _ in 0..<4 { await flushMainQueue() }
+        for _ in 0..<4 { await waitForMainQueue() }
         #expect(first.value == [1, 2, 3, 1, 2, 3])
         #expect(second.value == [1, 2, 3, 1, 2, 3])
         bag.cancelAll()
@@ -318,7 +318,7 @@ struct FlowSinkEdgeTests {
         }, onCompletion: { _ in })
         #expect(received.value == [0])
         #expect(produced.value == 1)
-        await flushMainQueue()
+        await waitForMainQueue()
         #expect(received.value == [0])
     }
 
@@ -334,7 +334,7 @@ struct FlowSinkEdgeTests {
         let bag = CancellationBag()
         driver.subscribe(onValue: { _ in }, onCompletion: { _ in }).store(in: bag)
         subject.send(5)
-        await flushMainQueue()
+        await waitForMainQueue()
         let offMain = Box<[(Int, Bool)]>([])
         let checked = CompletionSpy<Bool>()
         DispatchQueue.global().async {

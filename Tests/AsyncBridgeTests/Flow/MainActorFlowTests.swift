@@ -93,7 +93,7 @@ struct MainActorFlowTests {
             .store(in: viewModel.bag)
         subject.send("now")
         #expect(viewModel.titles.isEmpty, "delivered synchronously inside send")
-        await flushMainQueue()
+        await waitForMainQueue()
         #expect(viewModel.titles == ["now"])
     }
 
@@ -105,7 +105,7 @@ struct MainActorFlowTests {
         subject.send("1")
         subject.send("2")
         token.cancel()  // both are waiting for the main queue
-        await flushMainQueue()
+        await waitForMainQueue()
         #expect(viewModel.titles.isEmpty)
     }
 
@@ -116,12 +116,12 @@ struct MainActorFlowTests {
         let token = counts.flow.receive(on: MainActor.shared).assign(to: \.count, on: viewModel!)
         counts.send(1)
         counts.send(2)
-        await flushMainQueue()
+        await waitForMainQueue()
         #expect(viewModel?.count == 2)
         viewModel = nil
         #expect(watched == nil, "assign(to:on:) kept its object alive")
         counts.send(3)  // the subscription ends itself at the next value
-        await flushMainQueue()
+        await waitForMainQueue()
         token.cancel()
     }
 
@@ -176,12 +176,12 @@ struct MainActorFlowTests {
         let driver = source.driver(replacingFailureWith: "offline")
         driver.subscribe(with: viewModel) { viewModel, title in viewModel.show(title) }.store(in: viewModel.bag)
         subject.send("first")
-        await flushMainQueue()
+        await waitForMainQueue()
         let late = Box<[String]>([])
         driver.subscribe(onValue: { late.value.append($0) }, onCompletion: { _ in }).store(in: viewModel.bag)
         subject.fail(TestError(code: 1))
-        await flushMainQueue()
-        await flushMainQueue()
+        await waitForMainQueue()
+        await waitForMainQueue()
         #expect(runs.value == 1, "the driver subscribed to its source more than once")
         #expect(viewModel.titles == ["first", "offline"])
         #expect(late.value == ["first", "offline"])

@@ -25,7 +25,7 @@ struct MainActorHopTests {
         driver.subscribe(onValue: { value in viewModel.mutate { $0.append((value, isOnMainQueue())) } }, onCompletion: { _ in })
             .store(in: bag)
         subject.send(1)
-        await flushMainQueue()
+        await waitForMainQueue()
         let other = Box<[(Int, Bool)]>([])
         await withCheckedContinuation { (subscribed: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
@@ -46,8 +46,8 @@ struct MainActorHopTests {
             }
         }
         DispatchQueue.global().async { subject.send(3) }
-        for _ in 0..<4 { await flushMainQueue() }
-        while viewModel.value.count < 2 || other.value.count < 2 { await flushMainQueue() }
+        for _ in 0..<4 { await waitForMainQueue() }
+        while viewModel.value.count < 2 || other.value.count < 2 { await waitForMainQueue() }
         #expect(viewModel.value.allSatisfy { $0.1 }, "the main-actor subscriber got a value off the main thread")
         #expect(other.value.allSatisfy { $0.1 }, "driver.flow delivered off the main queue")
         #expect(viewModel.value.map(\.0).last == 3)
@@ -60,7 +60,7 @@ struct MainActorHopTests {
         let bag = CancellationBag()
         driver.subscribe(onValue: { _ in }, onCompletion: { _ in }).store(in: bag)
         subject.send(5)
-        await flushMainQueue()
+        await waitForMainQueue()
         let late = Box<[Int]>([])
         driver.subscribe(onValue: { value in late.mutate { $0.append(value) } }, onCompletion: { _ in }).store(in: bag)
         #expect(late.value == [5], "a subscriber on the main actor gets the replay inside subscribe")
@@ -72,7 +72,7 @@ struct MainActorHopTests {
             subscribed.record(())
         }
         await subscribed.firstCall()
-        await flushMainQueue()
+        await waitForMainQueue()
         #expect(offMain.value.map(\.0) == [5])
         #expect(offMain.value.allSatisfy { $0.1 }, "the replay reached another thread's subscriber off the main queue")
         bag.cancelAll()

@@ -140,7 +140,7 @@ struct NotificationCenterBridgeTests {
             .subscribe(onValue: { value in received.mutate { $0.append(value) } }, onCompletion: { _ in })
         DispatchQueue.global().sync { post(4, to: center) }
         #expect(received.value == [])
-        await flushMainQueue()
+        await waitForMainQueue()
         #expect(received.value == [4])
         token.cancel()
     }

@@ -159,10 +159,10 @@ struct MainActorObservationFlowTests {
         form.query = "sw"
         form.query = "swift"
         #expect(received.value == [""], "a value came before the code changing the model returned")
-        await flushMainQueue()
+        await waitForMainQueue()
         #expect(received.value == ["", "swift"], "changes made together come as one value, the last")
         form.query = "swifty"
-        await flushMainQueue()
+        await waitForMainQueue()
         #expect(received.value == ["", "swift", "swifty"])
         token.cancel()
     }
@@ -173,13 +173,13 @@ struct MainActorObservationFlowTests {
         let token = MainActorFlow.observing { form.useScope ? "\(form.scope)/\(form.doubled)" : form.query }
             .subscribe(onValue: { value in received.mutate { $0.append(value) } }, onCompletion: { _ in })
         form.scope = "repos"   // not read yet: no value
-        await flushMainQueue()
+        await waitForMainQueue()
         form.useScope = true
-        await flushMainQueue()
+        await waitForMainQueue()
         form.count = 2         // read through a computed property
-        await flushMainQueue()
+        await waitForMainQueue()
         form.query = "ignored" // no longer read
-        await flushMainQueue()
+        await waitForMainQueue()
         #expect(received.value == ["", "repos/0", "repos/4"])
         token.cancel()
     }
@@ -193,9 +193,9 @@ struct MainActorObservationFlowTests {
             subscribed.record(flow.subscribe { _ in onMain.mutate { $0.append(isOnMainQueue()) } })
         }
         let token = await subscribed.firstCall()
-        await flushMainQueue()
+        await waitForMainQueue()
         form.count = 1
-        await flushMainQueue()
+        await waitForMainQueue()
         #expect(onMain.value == [true, true])
         token.cancel()
     }
@@ -212,10 +212,10 @@ struct MainActorObservationFlowTests {
             }.subscribe(onValue: { _ in }, onCompletion: { _ in })
             form.query = "a"   // a read is now scheduled
             token.cancel()
-            await flushMainQueue()
+            await waitForMainQueue()
             #expect(reads.value == 1, "read again after cancel")
             form.query = "b"
-            await flushMainQueue()
+            await waitForMainQueue()
         }
         #expect(reads.value == 1)
         #expect(weakForm == nil, "the ended subscription kept the model")
