@@ -46,7 +46,7 @@ struct CombineBridgeMutex: @unchecked Sendable {
 ///
 /// The bridge uses AsyncBridge's public API only (on Linux it is compiled in a module of its
 /// own, against OpenCombine), so it cannot use the package's internal `Lock`; this is the same
-/// mechanism (a `pthread_mutex_t`, as DESIGN.md asks on every platform), in a class.
+/// mechanism (a `pthread_mutex_t`, on every platform), in a class.
 ///
 /// The rule is the package's: decide under the lock, act after unlocking. Nothing of the
 /// user's (a subscriber, a closure, a buffered value being released) runs or is released

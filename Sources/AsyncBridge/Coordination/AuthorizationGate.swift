@@ -12,7 +12,7 @@
 /// try await camera.requestAccess()   // returns when granted, throws AuthorizationError if not
 /// ```
 ///
-/// What ``requestAccess()`` does (seed 004's contacts pipeline, generalised):
+/// What ``requestAccess()`` does:
 /// 1. Reads the status. `.granted` returns at once; `.denied` and `.restricted` throw
 ///    ``AuthorizationError`` without asking.
 /// 2. `.notDetermined`: runs the request, one for all the callers that are waiting meanwhile
@@ -28,7 +28,7 @@
 /// ``AuthorizationError/timedOut`` at its own deadline, and the request stays the one later
 /// callers join until it answers or releases its block.
 ///
-/// Combine: seed 004's `checkAccess().publisher.flatMap { … requestAccessFuture() }`, which
+/// Combine: the usual `checkAccess().publisher.flatMap { … requestAccessFuture() }`, which
 /// asks again for every tap that finds the status undetermined, overlapping taps included;
 /// RxSwift: the same chain with `flatMap` and `Single`.
 public struct AuthorizationGate: Sendable {
@@ -205,7 +205,7 @@ public struct AuthorizationGate: Sendable {
 
     /// ``requestAccess()`` as a `Flow`: each subscription checks (and asks, if needed, joining a
     /// request in progress), then delivers one value and finishes, or fails with
-    /// ``AuthorizationError``. Seed 004's pipeline, for code written with flows.
+    /// ``AuthorizationError``. The check-then-request pipeline, for code written with flows.
     ///
     /// ```swift
     /// let token = refreshButton.taps

@@ -82,7 +82,7 @@ public final class FlowEmitter<Element: Sendable, Failure: Error>: Sendable {
         drain.submit(.failure(error))
     }
 
-    /// Sends a `Result`: a value followed by finish, or a failure (seed 001's one-shot shape).
+    /// Sends a `Result`: a value followed by finish, or a failure (a one-shot callback's shape).
     ///
     /// ```swift
     /// api.getUser(id: 42) { emitter.sendLast($0) }

@@ -1,6 +1,6 @@
 extension Flow {
     /// Runs side effects as events pass, without changing them: the place for logging,
-    /// analytics and spinners, rather than `map` (seed 003's rule).
+    /// analytics and spinners, rather than `map`.
     ///
     /// `onCancel` runs when the subscriber cancels before completion; `onSubscribe` when a
     /// subscription starts.

@@ -155,7 +155,7 @@ public struct MainActorFlow<Element: Sendable, Failure: Error>: Sendable {
     /// }
     /// ```
     ///
-    /// RxSwift: the community's `flatMap(weak:selector:)` (seed 000) after
+    /// RxSwift: the community's `flatMap(weak:selector:)` after
     /// `observe(on: MainScheduler.instance)`; Combine has none.
     @inlinable
     public func flatMap<Owner: AnyObject & Sendable, NewElement>(
@@ -184,7 +184,7 @@ public struct MainActorFlow<Element: Sendable, Failure: Error>: Sendable {
     /// }
     /// ```
     ///
-    /// RxSwift: the community's `flatMapLatest(weak:selector:)` (seed 000) after
+    /// RxSwift: the community's `flatMapLatest(weak:selector:)` after
     /// `observe(on: MainScheduler.instance)`; Combine has none.
     @inlinable
     public func flatMapLatest<Owner: AnyObject & Sendable, NewElement>(
@@ -273,7 +273,7 @@ extension Flow {
 }
 
 extension Flow {
-    /// Seed 003's "Driver": a flow for the screen that never fails, is shared by all its
+    /// A "driver": a flow for the screen that never fails, is shared by all its
     /// subscribers (who get the latest value at once), and delivers on the main actor.
     ///
     /// A failure is replaced by `fallback`, then the flow finishes. The upstream runs once for
@@ -305,7 +305,7 @@ extension Flow {
 }
 
 extension Flow where Failure == Never {
-    /// Seed 003's "Driver" for a flow that cannot fail: shared by all its subscribers (one that
+    /// A "driver" for a flow that cannot fail: shared by all its subscribers (one that
     /// comes while it runs gets the latest value inside `subscribe`) and delivered on the main
     /// actor.
     ///

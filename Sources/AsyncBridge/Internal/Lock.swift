@@ -14,7 +14,7 @@ import Bionic
 /// standard library makes `ManagedBuffer` itself explicitly non-`Sendable`).
 ///
 /// One allocation holds both the state and the mutex. The same code path runs on every
-/// platform (see DESIGN.md: `Synchronization.Mutex` is above the Apple deployment floor, and
+/// platform (`Synchronization.Mutex` is above the Apple deployment floor, and
 /// the thread sanitizer reports false races on it on Linux).
 ///
 /// The rule for every caller: decide under the lock, act after unlocking. No user code,

@@ -3,7 +3,7 @@ extension Flow {
     /// arrives as one `.failure` value, followed by finished. The result never fails.
     ///
     /// Useful to contain a failure inside a `flatMap`'s inner flow, so that one failing request
-    /// does not end the whole stream (seed 004's "failing without terminating"):
+    /// does not end the whole stream:
     ///
     /// ```swift
     /// let responses = requests.flatMap { request in api.fetch(request).asResult() }

@@ -6,9 +6,9 @@
 /// subscribed, so subscribing the worker never triggers the operation by itself.
 ///
 /// Useful for a control that must show the stored setting as soon as it appears, then
-/// stay in step with the operation it triggers (seed 003's "Action Relay").
+/// stay in step with the operation it triggers (an "action relay").
 ///
-/// RxSwift: seed 003's `BidirectionalBehaviorRelay` (`workInput` a `BehaviorRelay`,
+/// RxSwift: a hand-written `BidirectionalBehaviorRelay` (`workInput` a `BehaviorRelay`,
 /// `viewInput` a `PublishRelay`); Combine has none.
 ///
 /// ```swift
@@ -25,8 +25,6 @@ public final class BidirectionalLatestValueRelay<Element: Sendable>: Sendable {
     /// The view's side: accepts user input, emits the current value and then what the work
     /// side accepts.
     ///
-    /// Seed 003: `viewProperty`.
-    ///
     /// ```swift
     /// relay.view.flow.receive(on: MainActor.shared).subscribe(onValue: { toggle.isOn = $0 }, onCompletion: { _ in }).store(in: bag)
     /// ```
@@ -34,8 +32,6 @@ public final class BidirectionalLatestValueRelay<Element: Sendable>: Sendable {
 
     /// The work's side: accepts results (which become the view's current value), emits what
     /// the view side accepts.
-    ///
-    /// Seed 003: `workProperty`.
     ///
     /// ```swift
     /// relay.work.accept(confirmedSetting)

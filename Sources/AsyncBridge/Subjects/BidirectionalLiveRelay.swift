@@ -2,7 +2,7 @@
 /// own values: what ``view`` accepts reaches only `work.flow`, and what ``work`` accepts
 /// reaches only `view.flow`.
 ///
-/// Useful for a control bound to an operation (seed 003's "Action Relay"): a switch that
+/// Useful for a control bound to an operation (an "action relay"): a switch that
 /// triggers an API call, whose result sets the switch. With one ordinary relay both sides
 /// read, the work side would hear its own result and call the API again, forever; here it
 /// cannot. (The view must also not turn a value it is *shown* back into a user event —
@@ -11,7 +11,7 @@
 /// Neither side replays: a subscriber receives only what the other side accepts after it
 /// subscribed. Use ``BidirectionalLatestValueRelay`` when the view needs a current value.
 ///
-/// RxSwift: seed 003's `BidirectionalPublishRelay` (two `PublishRelay`s behind two
+/// RxSwift: a hand-written `BidirectionalPublishRelay` (two `PublishRelay`s behind two
 /// `ControlProperty`s); Combine has none.
 ///
 /// ```swift
@@ -27,16 +27,12 @@
 public final class BidirectionalLiveRelay<Element: Sendable>: Sendable {
     /// The view's side: accepts user input, emits what the work side accepted.
     ///
-    /// Seed 003: `viewProperty`.
-    ///
     /// ```swift
     /// relay.view.accept(true)   // the user flipped the switch
     /// ```
     public let view: RelayEndpoint<Element>
 
     /// The work's side: accepts results, emits what the view side accepted.
-    ///
-    /// Seed 003: `workProperty`.
     ///
     /// ```swift
     /// relay.work.flow.subscribe(onValue: { save($0) }, onCompletion: { _ in }).store(in: bag)

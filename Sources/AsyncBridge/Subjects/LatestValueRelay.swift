@@ -1,8 +1,7 @@
 /// A hot flow with a current value that never finishes and never fails: a new subscriber
 /// receives the current value first, then what is accepted after it.
 ///
-/// Useful for the state of a screen or a component (seed 003: "to represent sort of state
-/// for UI components"), which has a value at every moment and no end.
+/// Useful for the state of a screen or a component (UI state), which has a value at every moment and no end.
 ///
 /// RxRelay: `BehaviorRelay`; Combine: a `CurrentValueSubject<_, Never>` that is never
 /// completed.

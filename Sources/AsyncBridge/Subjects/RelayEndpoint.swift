@@ -2,11 +2,11 @@
 /// ``flow`` emits only what the other side accepted — never its own values.
 ///
 /// Both ``BidirectionalLiveRelay`` and ``BidirectionalLatestValueRelay`` have two endpoints,
-/// `view` and `work` (seed 003's `viewProperty` and `workProperty`). An endpoint holds the
+/// `view` and `work`. An endpoint holds the
 /// relay's two channels, not the relay, so it can be passed on alone (to a view, to a
 /// worker) and needs no `self` capture to stay alive.
 ///
-/// RxSwift: the seed's `ControlProperty` pair built from two relays; Combine has none.
+/// RxSwift: a `ControlProperty` pair built from two relays; Combine has none.
 ///
 /// ```swift
 /// // view side: user toggles go to the worker, results come back
@@ -33,7 +33,7 @@ public struct RelayEndpoint<Element: Sendable>: FlowRelay {
 
     /// Sends a value to the other side's subscribers (never to this side's own).
     ///
-    /// RxSwift: the seed's `valueSink` of a `ControlProperty`.
+    /// RxSwift: the `valueSink` of a `ControlProperty`.
     ///
     /// ```swift
     /// relay.work.accept(savedSetting)   // the view shows it; the work side does not see it

@@ -25,7 +25,7 @@ extension Flow {
     ///   the outer subscription, whose later values it ignores; we cancel the outer too, since
     ///   nothing can use its values any more. To keep going when an inner fails, contain the
     ///   failure inside the inner flow:
-    ///   `flatMap { fetch($0).asResult() }` (seed 004's "failing without terminating").
+    ///   `flatMap { fetch($0).asResult() }` (failing without terminating).
     /// - **Cancellation.** Cancelling the subscription, or a downstream that wants no more
     ///   values, cancels the outer flow and every running inner, and drops the queue.
     ///
@@ -48,7 +48,7 @@ extension Flow {
     /// Maps each value to an inner flow and runs the inner flows one at a time, in order: the
     /// next starts when the previous has finished. `flatMap(maxConcurrent: 1)`.
     ///
-    /// Useful for serialising asynchronous work (seed 004's "serializing asynchronicity"):
+    /// Useful for serialising asynchronous work:
     /// requests that must not overlap, writes that must land in order.
     ///
     /// ```swift

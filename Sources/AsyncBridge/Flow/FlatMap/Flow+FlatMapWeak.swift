@@ -1,4 +1,4 @@
-// Weak-capture variants of the flatMap family (seed 000): the owner is held weakly, handed to
+// Weak-capture variants of the flatMap family: the owner is held weakly, handed to
 // the selector as a strong reference while it lives, and replaced by an empty inner flow once it
 // is gone — the `[weak self]` / `guard let self else { return .empty }` dance, written once.
 //
@@ -26,7 +26,7 @@ extension Flow {
     /// ``flatMap(maxConcurrent:_:)`` with a weakly held owner, handed to `transform` with each
     /// value; once the owner is gone, values map to empty flows.
     ///
-    /// Useful instead of `[weak self]` and a `guard` in every selector (seed 000):
+    /// Useful instead of `[weak self]` and a `guard` in every selector:
     ///
     /// ```swift
     /// let posts = login(username, password)
@@ -38,7 +38,7 @@ extension Flow {
     /// goes on (cancel the subscription to stop it). The outer flow is not ended by the owner's
     /// death: it goes on, mapping values to nothing, until it completes or is cancelled.
     ///
-    /// RxSwift: the community's `flatMap(weak:selector:)` (seed 000), or `withUnretained(self)`
+    /// RxSwift: the community's `flatMap(weak:selector:)`, or `withUnretained(self)`
     /// then `flatMap`; Combine has none.
     ///
     /// - Parameters:
@@ -64,7 +64,7 @@ extension Flow {
     ///
     /// The flow never keeps the owner alive; see ``flatMap(weak:maxConcurrent:_:)``.
     ///
-    /// RxSwift: the community's `flatMapLatest(weak:selector:)` (seed 000); Combine has none.
+    /// RxSwift: the community's `flatMapLatest(weak:selector:)`; Combine has none.
     ///
     /// - Parameters:
     ///   - owner: The object `transform` works with, held weakly.
@@ -87,7 +87,7 @@ extension Flow {
     ///
     /// The flow never keeps the owner alive; see ``flatMap(weak:maxConcurrent:_:)``.
     ///
-    /// RxSwift: the community's `flatMapFirst(weak:selector:)` (seed 000); Combine has none.
+    /// RxSwift: the community's `flatMapFirst(weak:selector:)`; Combine has none.
     ///
     /// - Parameters:
     ///   - owner: The object `transform` works with, held weakly.
@@ -113,7 +113,7 @@ extension Flow {
     ///
     /// The flow never keeps the owner alive; see ``flatMap(weak:maxConcurrent:_:)``.
     ///
-    /// RxSwift: the community's `flatMapWithIndex(weak:selector:)` (seed 000); Combine has none.
+    /// RxSwift: the community's `flatMapWithIndex(weak:selector:)`; Combine has none.
     ///
     /// - Parameters:
     ///   - owner: The object `transform` works with, held weakly.
