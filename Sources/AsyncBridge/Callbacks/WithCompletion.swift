@@ -147,17 +147,24 @@ public func withCompletion(
     }
 }
 
-/// Awaits a `(Success) -> Void` completion-block API that cannot fail. It still throws
-/// `CancellationError` and ``AsyncBridgeError/completionNeverCalled``.
+/// Awaits a `(Success) -> Void` completion-block API: a block that hands over a value and has
+/// no way to report a failure.
+///
+/// The API cannot fail, but the call still can: it throws `CancellationError` when the
+/// awaiting task is cancelled first, and ``AsyncBridgeError/completionNeverCalled`` when the
+/// API releases the block without calling it. `try?` turns both into `nil`.
 ///
 /// A name of its own keeps this shape apart from the others, which would all fit
-/// `(Success) -> Void`.
+/// `(Success) -> Void`: as a `withCompletion` overload it would turn an `(Error?) -> Void` API
+/// into one that returns the error instead of throwing it.
+///
+/// RxSwift: `Single.create { … }.value`; Combine: `Future { promise in … }.value`.
 ///
 /// ```swift
-/// let status = try await withNeverFailingCompletion { permissions.currentStatus(completion: $0) }
+/// let status = try await withValueCompletion { permissions.currentStatus(completion: $0) }
 /// ```
 @inlinable @inline(__always)
-public func withNeverFailingCompletion<Success: Sendable>(
+public func withValueCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> Void
 ) async throws -> Success {
@@ -167,22 +174,55 @@ public func withNeverFailingCompletion<Success: Sendable>(
     }
 }
 
-/// Awaits a cancellable `(Success) -> Void` completion-block API.
+/// Awaits a cancellable `(Success) -> Void` completion-block API: cancelling the awaiting task
+/// runs the returned action once.
 ///
 /// ```swift
-/// let location = try await withNeverFailingCompletion { completion in
+/// let location = try await withValueCompletion { completion in
 ///     let request = locator.requestLocation(completion: completion)
 ///     return { request.cancel() }
 /// }
 /// ```
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-public func withNeverFailingCompletion<Success: Sendable>(
+public func withValueCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
 ) async throws -> Success {
     try await SharedFuture<Success, Never>.bridge(isolation: isolation) { completer in
         body { completer.resolve(.success($0)) }
     }
+}
+
+/// The former name of ``withValueCompletion(isolation:_:)-(_,((Success)->Void)->Void)``,
+/// which throws (cancellation, a dropped block) although this name says it never fails.
+///
+/// ```swift
+/// let status = try await withValueCompletion { permissions.currentStatus(completion: $0) }
+/// ```
+@available(*, deprecated, renamed: "withValueCompletion(isolation:_:)")
+@inlinable @inline(__always)
+public func withNeverFailingCompletion<Success: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> Void
+) async throws -> Success {
+    try await withValueCompletion(isolation: isolation, body)
+}
+
+/// The former name of ``withValueCompletion(isolation:_:)-(_,((Success)->Void)->CancelAction)``.
+///
+/// ```swift
+/// let location = try await withValueCompletion { completion in
+///     let request = locator.requestLocation(completion: completion)
+///     return { request.cancel() }
+/// }
+/// ```
+@available(*, deprecated, renamed: "withValueCompletion(isolation:_:)")
+@inlinable @inline(__always) @_disfavoredOverload
+public func withNeverFailingCompletion<Success: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
+) async throws -> Success {
+    try await withValueCompletion(isolation: isolation, body)
 }
 
 /// Awaits a `() -> Void` completion-block API.

@@ -21,7 +21,7 @@
 /// 3. Reads the status again, which decides: the request's own answer is not trusted alone.
 ///
 /// The request's completion block is bridged with
-/// ``withNeverFailingCompletion(isolation:_:)-(_,((Success)->Void)->Void)``: called twice,
+/// ``withValueCompletion(isolation:_:)-(_,((Success)->Void)->Void)``: called twice,
 /// the second call is ignored; released without being called, the status read afterwards
 /// decides (both are reported through ``AsyncBridgeDiagnostics``). A request that keeps its
 /// block and never calls it needs a `timeout`: each caller then gets
@@ -66,7 +66,7 @@ public struct AuthorizationGate: Sendable {
         request: @escaping @Sendable (_ completion: @escaping @Sendable (Bool) -> Void) -> Void
     ) {
         self.init(timeout: timeout, clock: clock, status: status) {
-            _ = try? await withNeverFailingCompletion(isolation: nil) { request($0) }
+            _ = try? await withValueCompletion(isolation: nil) { request($0) }
         }
     }
 

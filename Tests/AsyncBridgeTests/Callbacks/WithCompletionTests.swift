@@ -15,7 +15,7 @@ struct WithCompletionTests {
         await #expect(throws: AsyncBridgeError.missingValueAndError) { try await withCompletion { api.data(id: 0, completion: $0) } }
         try await withCompletion { api.save(failing: false, completion: $0) }
         await #expect(throws: TestError(code: 2)) { try await withCompletion { api.save(failing: true, completion: $0) } }
-        #expect(try await withNeverFailingCompletion { api.status(completion: $0) } == 200)
+        #expect(try await withValueCompletion { api.status(completion: $0) } == 200)
         try await withCompletion { api.ping(completion: $0) }
     }
 
@@ -99,7 +99,7 @@ struct WithCompletionTests {
         }
         #expect(recorder.misuses == reported([.completionNeverCalled]))
         let operation = PendingOperation<Int>()
-        let task = Task { try await withNeverFailingCompletion { operation.start($0) } }
+        let task = Task { try await withValueCompletion { operation.start($0) } }
         await operation.waitUntilStarted()
         operation.drop()
         await #expect(throws: AsyncBridgeError.completionNeverCalled) { try await task.value }
@@ -107,7 +107,7 @@ struct WithCompletionTests {
 
     @Test func aNeverCalledCompletionStillLetsACancelledTaskGo() async throws {
         let operation = PendingOperation<Int>()
-        let task = Task { try await withNeverFailingCompletion { operation.start($0) } }  // no cancel action
+        let task = Task { try await withValueCompletion { operation.start($0) } }  // no cancel action
         await operation.waitUntilStarted()
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
