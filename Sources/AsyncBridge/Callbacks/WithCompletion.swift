@@ -16,6 +16,10 @@
 // body of several statements without `return` is the plain one. A body that does not say which
 // shape it is (it ignores the block) names the block's type.
 //
+// Every form takes `fileID` and `line`, defaulted to its caller's, for the misuse reports
+// (`MisuseReport`): a wrapper of its own passes its caller's on. Debug builds keep them beside
+// the completer; release builds, which report nothing, drop them.
+//
 // Performance: each helper is inlined into its caller (`@inline(__always)`). Left out of line,
 // an async function with an `isolated` parameter costs a hop to that executor on entry and one
 // back on return even when it never suspends (about 400 of the 2,000 instructions a call costs
@@ -24,14 +28,18 @@
 
 extension SharedFuture {
     /// Runs `start` with a fresh ``CallCompleter`` and waits for its completion: at once when
-    /// it came while `start` ran, on a single-consumer future otherwise.
+    /// it came while `start` ran, on a single-consumer future otherwise. Misuse reports name
+    /// `bridge`, called at `fileID:line`.
     @inlinable @inline(__always)
     static func bridge(
         isolation: isolated (any Actor)?,
+        _ bridge: MisuseBridge,
+        _ fileID: StaticString,
+        _ line: UInt,
         _ start: (CallCompleter<Success, Failure>) -> CancelAction?
     ) async throws -> Success {
         let outcome: FutureOutcome<Success, Failure>?
-        switch CallCompleter.start(start) {
+        switch CallCompleter.start(reporter: .current(bridge, fileID: fileID, line: line), start) {
         case .served(let served): outcome = served
         case .waiting(let future): outcome = await future.wait(1, 1, isolation: isolation)
         }
@@ -42,7 +50,9 @@ extension SharedFuture {
 
 /// Awaits a `(Result<Success, Failure>) -> Void` completion-block API.
 ///
-/// Throws the API's failure, `CancellationError`, or ``AsyncBridgeError``.
+/// Throws the API's failure, `CancellationError`, or ``AsyncBridgeError``. `fileID` and
+/// `line` locate the call in misuse reports (``MisuseReport``): leave them to their defaults,
+/// or pass a wrapper's own caller's on.
 ///
 /// ```swift
 /// let user = try await withCompletion { api.getUser(id: 42, completion: $0) }
@@ -50,9 +60,11 @@ extension SharedFuture {
 @inlinable @inline(__always)
 public func withCompletion<Success: Sendable, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, Failure>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, Failure>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve($0) }
         return nil
     }
@@ -70,9 +82,11 @@ public func withCompletion<Success: Sendable, Failure: Error>(
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion<Success: Sendable, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction
 ) async throws -> Success {
-    try await SharedFuture<Success, Failure>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, Failure>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve($0) }
     }
 }
@@ -86,9 +100,11 @@ public func withCompletion<Success: Sendable, Failure: Error>(
 @inlinable @inline(__always)
 public func withCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, any Error>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, any Error>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(Result(value: $0, error: $1)) }
         return nil
     }
@@ -106,9 +122,11 @@ public func withCompletion<Success: Sendable>(
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> CancelAction
 ) async throws -> Success {
-    try await SharedFuture<Success, any Error>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, any Error>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(Result(value: $0, error: $1)) }
     }
 }
@@ -121,9 +139,11 @@ public func withCompletion<Success: Sendable>(
 @inlinable @inline(__always)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void
 ) async throws {
-    try await SharedFuture<Void, any Error>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Void, any Error>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(Result(error: $0, success: ())) }
         return nil
     }
@@ -140,9 +160,11 @@ public func withCompletion(
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction
 ) async throws {
-    try await SharedFuture<Void, any Error>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Void, any Error>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(Result(error: $0, success: ())) }
     }
 }
@@ -166,9 +188,11 @@ public func withCompletion(
 @inlinable @inline(__always)
 public func withValueCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, Never>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, Never>.bridge(isolation: isolation, .withValueCompletion, fileID, line) { completer in
         body { completer.resolve(.success($0)) }
         return nil
     }
@@ -186,29 +210,33 @@ public func withValueCompletion<Success: Sendable>(
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withValueCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
 ) async throws -> Success {
-    try await SharedFuture<Success, Never>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, Never>.bridge(isolation: isolation, .withValueCompletion, fileID, line) { completer in
         body { completer.resolve(.success($0)) }
     }
 }
 
-/// The former name of ``withValueCompletion(isolation:_:)-(_,((Success)->Void)->Void)``,
+/// The former name of ``withValueCompletion(isolation:fileID:line:_:)-(_,StaticString,UInt,((Success)->Void)->Void)``,
 /// which throws (cancellation, a dropped block) although this name says it never fails.
 ///
 /// ```swift
 /// let status = try await withValueCompletion { permissions.currentStatus(completion: $0) }
 /// ```
-@available(*, deprecated, renamed: "withValueCompletion(isolation:_:)")
+@available(*, deprecated, renamed: "withValueCompletion(isolation:fileID:line:_:)")
 @inlinable @inline(__always)
 public func withNeverFailingCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> Void
 ) async throws -> Success {
-    try await withValueCompletion(isolation: isolation, body)
+    try await withValueCompletion(isolation: isolation, fileID: fileID, line: line, body)
 }
 
-/// The former name of ``withValueCompletion(isolation:_:)-(_,((Success)->Void)->CancelAction)``.
+/// The former name of ``withValueCompletion(isolation:fileID:line:_:)-(_,StaticString,UInt,((Success)->Void)->CancelAction)``.
 ///
 /// ```swift
 /// let location = try await withValueCompletion { completion in
@@ -216,13 +244,15 @@ public func withNeverFailingCompletion<Success: Sendable>(
 ///     return { request.cancel() }
 /// }
 /// ```
-@available(*, deprecated, renamed: "withValueCompletion(isolation:_:)")
+@available(*, deprecated, renamed: "withValueCompletion(isolation:fileID:line:_:)")
 @inlinable @inline(__always) @_disfavoredOverload
 public func withNeverFailingCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
 ) async throws -> Success {
-    try await withValueCompletion(isolation: isolation, body)
+    try await withValueCompletion(isolation: isolation, fileID: fileID, line: line, body)
 }
 
 /// Awaits a `() -> Void` completion-block API.
@@ -233,9 +263,11 @@ public func withNeverFailingCompletion<Success: Sendable>(
 @inlinable @inline(__always)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable () -> Void) -> Void
 ) async throws {
-    try await SharedFuture<Void, Never>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Void, Never>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(.success(())) }
         return nil
     }
@@ -252,9 +284,11 @@ public func withCompletion(
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable () -> Void) -> CancelAction
 ) async throws {
-    try await SharedFuture<Void, Never>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Void, Never>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(.success(())) }
     }
 }

@@ -20,10 +20,10 @@
 ///    caller that gives up leaves it showing, and a caller that comes next joins it).
 /// 3. Reads the status again, which decides: the request's own answer is not trusted alone.
 ///
-/// The request's completion block is bridged with
-/// ``withValueCompletion(isolation:_:)-(_,((Success)->Void)->Void)``: called twice,
+/// The request's completion block is held to the rules of `withValueCompletion`: called twice,
 /// the second call is ignored; released without being called, the status read afterwards
-/// decides (both are reported through ``AsyncBridgeDiagnostics``). A request that keeps its
+/// decides (both are reported through ``AsyncBridgeDiagnostics``, naming the gate's
+/// `init`). A request that keeps its
 /// block and never calls it needs a `timeout`: each caller then gets
 /// ``AuthorizationError/timedOut`` at its own deadline, and the request stays the one later
 /// callers join until it answers or releases its block.
@@ -56,17 +56,25 @@ public struct AuthorizationGate: Sendable {
     ///     request itself is not abandoned (a prompt on screen cannot be withdrawn): callers
     ///     that come later join it rather than ask again.
     ///   - clock: The clock of the timeout; `ManualClock` (AsyncBridgeTesting) in tests.
+    ///   - fileID: The file that misuse reports of `request`'s completion block name
+    ///     (``MisuseReport``); leave it to its default.
+    ///   - line: The line those reports name.
     ///   - status: Reads the current status; map your platform's status to ``AuthorizationStatus``.
     ///   - request: Asks the user. Its `Bool` is not trusted alone: the status read afterwards
     ///     decides.
     public init<C: Clock>(
         timeout: C.Duration? = nil,
         clock: C = ContinuousClock(),
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         status: @escaping @Sendable () async -> AuthorizationStatus,
         request: @escaping @Sendable (_ completion: @escaping @Sendable (Bool) -> Void) -> Void
     ) {
         self.init(timeout: timeout, clock: clock, status: status) {
-            _ = try? await withValueCompletion(isolation: nil) { request($0) }
+            _ = try? await SharedFuture<Bool, Never>.bridge(isolation: nil, .authorizationGate, fileID, line) { completer in
+                request { completer.resolve(.success($0)) }
+                return nil
+            }
         }
     }
 
