@@ -1,8 +1,8 @@
 @_spi(AsyncBridgeInternals) import AsyncBridge
 
-/// Collects the `Misuse` reports of the bridges created inside ``record(_:)``, so a test can
-/// assert that a misbehaving API was noticed (debug builds only: release builds report
-/// nothing).
+/// Collects the misuse reports of the bridges created inside ``record(_:)``, so a test can
+/// assert that a misbehaving API was noticed, and where (debug builds only: release builds
+/// report nothing).
 ///
 /// ```swift
 /// let recorder = MisuseRecorder()
@@ -10,9 +10,10 @@
 ///     try await withCompletion { completion in completion(.success(1)); completion(.success(2)) }
 /// }
 /// #expect(recorder.misuses == [.completionCalledMoreThanOnce])
+/// #expect(recorder.reports.first?.bridge == "withCompletion")
 /// ```
 public final class MisuseRecorder: Sendable {
-    private let reports = SharedLock([Misuse]())
+    private let recorded = SharedLock([MisuseReport]())
 
     /// Creates a recorder that has seen nothing.
     ///
@@ -21,12 +22,20 @@ public final class MisuseRecorder: Sendable {
     /// ```
     public init() {}
 
-    /// The misuses reported so far, in order.
+    /// What the misuses reported so far were, in order.
     ///
     /// ```swift
     /// #expect(recorder.misuses.isEmpty)
     /// ```
-    public var misuses: [Misuse] { reports.withLock { $0 } }
+    public var misuses: [Misuse] { recorded.withLock { $0.map(\.misuse) } }
+
+    /// The reports so far, in order: each misuse with its bridge, the call site that created
+    /// the bridge and what the bridge did about it.
+    ///
+    /// ```swift
+    /// #expect(recorder.reports.map(\.line) == [line])
+    /// ```
+    public var reports: [MisuseReport] { recorded.withLock { $0 } }
 
     /// Runs `operation` with this recorder bound as `AsyncBridgeDiagnostics.handler`.
     ///
@@ -37,8 +46,8 @@ public final class MisuseRecorder: Sendable {
         isolation: isolated (any Actor)? = #isolation,
         _ operation: () async throws -> Result
     ) async rethrows -> Result {
-        try await AsyncBridgeDiagnostics.$handler.withValue({ [reports] misuse in
-            reports.withLock { $0.append(misuse) }
+        try await AsyncBridgeDiagnostics.$handler.withValue({ [recorded] report in
+            recorded.withLock { $0.append(report) }
         }, operation: operation, isolation: isolation)
     }
 
@@ -48,8 +57,8 @@ public final class MisuseRecorder: Sendable {
     /// let future = recorder.record { SharedFuture<Int, Never> { _ in } }
     /// ```
     public func record<Result>(_ operation: () throws -> Result) rethrows -> Result {
-        try AsyncBridgeDiagnostics.$handler.withValue({ [reports] misuse in
-            reports.withLock { $0.append(misuse) }
+        try AsyncBridgeDiagnostics.$handler.withValue({ [recorded] report in
+            recorded.withLock { $0.append(report) }
         }, operation: operation)
     }
 }

@@ -46,6 +46,51 @@ func reported(_ misuses: [Misuse]) -> [Misuse] {
     #endif
 }
 
+/// What a report of `misuse` made by `bridge`, created at `line` of the calling file, says: in
+/// debug builds; release builds report nothing.
+struct ExpectedReport: Equatable, CustomStringConvertible {
+    var misuse: Misuse
+    var bridge: String
+    var fileID: String
+    var line: Int
+    var outcome: String
+
+    init(_ misuse: Misuse, _ bridge: String, line: Int, _ outcome: String, fileID: String = #fileID) {
+        self.misuse = misuse
+        self.bridge = bridge
+        self.fileID = fileID
+        self.line = line
+        self.outcome = outcome
+    }
+
+    init(_ report: MisuseReport) {
+        self.init(report.misuse, report.bridge, line: report.line, report.outcome, fileID: report.fileID)
+    }
+
+    var description: String { "\(bridge) at \(fileID):\(line): \(misuse); \(outcome)" }
+}
+
+extension MisuseRecorder {
+    /// The reports, to compare with `reported(_:)` of the expected ones.
+    var expectable: [ExpectedReport] { reports.map(ExpectedReport.init) }
+}
+
+/// What a `MisuseRecorder`'s `expectable` reports are: all of them in debug builds, none in
+/// release builds.
+func reported(_ reports: [ExpectedReport]) -> [ExpectedReport] {
+    #if DEBUG
+    return reports
+    #else
+    return []
+    #endif
+}
+
+/// The outcome a report gives for a flow that a dropped block ended.
+let flowFailedBroken = "the flow failed with AsyncBridgeError.completionNeverCalled"
+func flowFinished(_ failure: String) -> String {
+    "the flow finished without a value: its Failure type, \(failure), cannot carry AsyncBridgeError.completionNeverCalled"
+}
+
 /// Waits for `semaphore` on a thread of its own, leaving the test's task free.
 func wait(for semaphore: DispatchSemaphore) async {
     await withCheckedContinuation { done in

@@ -43,9 +43,9 @@ struct CallCompleterState<Success: Sendable, Failure: Error> {
     @usableFromInline let reporter: MisuseReporter
 
     @inlinable
-    init(slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>>) {
+    init(slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>>, reporter: MisuseReporter) {
         self.slot = slot
-        reporter = .current
+        self.reporter = reporter
     }
 }
 
@@ -58,8 +58,8 @@ struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline let buffer: CallCompleterBuffer<Success, Failure>
 
     @inlinable
-    init(slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>>) {
-        buffer = CallCompleterBuffer.make(slot: slot)
+    init(slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>>, reporter: MisuseReporter) {
+        buffer = CallCompleterBuffer.make(slot: slot, reporter: reporter)
     }
 
     /// How a call went once its operation returned.
@@ -71,14 +71,15 @@ struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
         case waiting(SharedFuture<Success, Failure>)
     }
 
-    /// Runs the operation `start` with a fresh completer and decides whether the caller waits.
+    /// Runs the operation `start` with a fresh completer, whose misuse goes to `reporter`, and
+    /// decides whether the caller waits.
     ///
     /// The completer is released when this returns, so that from then on only the completion
     /// blocks keep it, and releasing them uncalled ends the call.
     @inlinable
-    static func start(_ start: (CallCompleter) -> CancelAction?) -> Arrival {
+    static func start(reporter: MisuseReporter, _ start: (CallCompleter) -> CancelAction?) -> Arrival {
         withUnsafeTemporaryAllocation(of: FutureOutcome<Success, Failure>.self, capacity: 1) { slot in
-            let completer = CallCompleter(slot: slot.baseAddress.unsafelyUnwrapped)
+            let completer = CallCompleter(slot: slot.baseAddress.unsafelyUnwrapped, reporter: reporter)
             let cancel = start(completer)
             return withExtendedLifetime(completer) { completer.started(cancel: cancel) }
         }
@@ -99,7 +100,7 @@ struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
     func started(cancel: CancelAction?) -> Arrival {
         let arrival = buffer.withLock { state -> Arrival in
             if case .completed = state.phase { return .served(state.takeOutcome()) }
-            let future = SharedFuture<Success, Failure>(runningFirstRun: cancel)
+            let future = SharedFuture<Success, Failure>(runningFirstRun: cancel, reporter: state.reporter)
             state.phase = .forwarding(future)
             return .waiting(future)
         }
@@ -122,7 +123,7 @@ struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
         let outcome = FutureOutcome(result)
         switch buffer.withLock({ $0.call(outcome) }) {
         case .kept: break
-        case .again(let reporter): reporter.report(.completionCalledMoreThanOnce)
+        case .again(let reporter): reporter.report(.completionCalledMoreThanOnce, failure: Failure.self)
         case .forward(let future, _): future.completeFirstRun(outcome)
         }
     }
@@ -177,8 +178,8 @@ final class CallCompleterBuffer<Success: Sendable, Failure: Error>:
     @usableFromInline typealias State = CallCompleterState<Success, Failure>
 
     @inlinable
-    static func make(slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>>) -> CallCompleterBuffer {
-        let buffer = create(minimumCapacity: 1) { _ in State(slot: slot) }
+    static func make(slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>>, reporter: MisuseReporter) -> CallCompleterBuffer {
+        let buffer = create(minimumCapacity: 1) { _ in State(slot: slot, reporter: reporter) }
         buffer.withUnsafeMutablePointerToElements { initializeMutex($0) }
         return unsafeDowncast(buffer, to: CallCompleterBuffer.self)
     }
@@ -208,6 +209,6 @@ final class CallCompleterBuffer<Success: Sendable, Failure: Error>:
         guard case .forward(let future, let reporter) = withLock({ $0.call(outcome) }) else {
             preconditionFailure("Internal inconsistency: a completer was released while its operation was starting")
         }
-        if future.completeFirstRun(outcome) { reporter.report(.completionNeverCalled) }
+        if future.completeFirstRun(outcome) { reporter.report(.completionNeverCalled, failure: Failure.self) }
     }
 }

@@ -5,13 +5,25 @@
 // The shapes and their overload rules are those of `SharedFuture`'s initialisers (see
 // `SharedFuture+Callbacks.swift`: the body picks the shape; the cancellable forms, which return a
 // `CancelAction` that runs when the subscription is cancelled first, are disfavored so that a
-// body of several statements without `return` is the plain one). A broken
-// contract (a block dropped without being called) fails the flow when `Failure` is
-// `any Error`, and finishes it without a value otherwise; it is reported through
-// `AsyncBridgeDiagnostics` either way.
+// body of several statements without `return` is the plain one).
+//
+// A block released without being called fails the flow with
+// `AsyncBridgeError.completionNeverCalled` where `Failure` can hold it (`any Error`), as
+// `withCompletion` throws it; a typed `Failure` or `Never` cannot, so the flow finishes without
+// a value (the rule of `Flow(_ future:)`). Each initialiser says which it is, and the misuse
+// report (debug builds) says which happened, naming the initialiser's call site.
 
 extension Flow where Element: Sendable {
     /// One call of a `(Result<Element, Failure>) -> Void` completion-block API per subscription.
+    ///
+    /// Dropped completion: a block released without being called fails the flow with
+    /// ``AsyncBridgeError/completionNeverCalled`` when `Failure` is `any Error`. A typed
+    /// `Failure` cannot carry that error, so the flow then **finishes without a value**
+    /// (`firstValue` throws ``AsyncBridgeError/noValue``): a consumer that waits for a value or
+    /// a failure should handle the finish too. Debug builds report it (``MisuseReport``).
+    ///
+    /// RxSwift: `Observable.create` calling `onNext` then `onCompleted`; Combine:
+    /// `Deferred { Future { … } }`.
     ///
     /// ```swift
     /// func getUser(id: Int) -> Flow<User, APIError> {
@@ -19,11 +31,13 @@ extension Flow where Element: Sendable {
     /// }
     /// ```
     @inlinable
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Element, Failure>) -> Void) -> Void) {
-        self = .deferred { Flow(SharedFuture(body)) }
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Element, Failure>) -> Void) -> Void) {
+        self = .deferred { Flow(SharedFuture(operation: .result(body), bridge: .flow, fileID: fileID, line: line)) }
     }
 
     /// One call of a cancellable `(Result<Element, Failure>) -> Void` API per subscription.
+    /// A dropped block fails the flow with ``AsyncBridgeError/completionNeverCalled`` when
+    /// `Failure` is `any Error`, and finishes it without a value otherwise.
     ///
     /// ```swift
     /// let user = Flow<User, APIError> { completion in
@@ -32,23 +46,27 @@ extension Flow where Element: Sendable {
     /// }
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Element, Failure>) -> Void) -> CancelAction) {
-        self = .deferred { Flow(SharedFuture(body)) }
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Element, Failure>) -> Void) -> CancelAction) {
+        self = .deferred { Flow(SharedFuture(operation: .cancellableResult(body), bridge: .flow, fileID: fileID, line: line)) }
     }
 }
 
 extension Flow where Element: Sendable, Failure == any Error {
     /// One call of a `(Element?, Error?) -> Void` completion-block API per subscription.
     ///
+    /// Dropped completion: a block released without being called fails the flow with
+    /// ``AsyncBridgeError/completionNeverCalled`` (reported in debug builds, ``MisuseReport``).
+    ///
     /// ```swift
     /// let data = Flow { legacy.fetchData(completion: $0) }   // Flow<Data, any Error>
     /// ```
     @inlinable
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element?, (any Error)?) -> Void) -> Void) {
-        self = .deferred { Flow(SharedFuture(body)) }
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element?, (any Error)?) -> Void) -> Void) {
+        self = .deferred { Flow(SharedFuture(operation: .valueOrError(body), bridge: .flow, fileID: fileID, line: line)) }
     }
 
-    /// One call of a cancellable `(Element?, Error?) -> Void` API per subscription.
+    /// One call of a cancellable `(Element?, Error?) -> Void` API per subscription. A dropped
+    /// block fails the flow with ``AsyncBridgeError/completionNeverCalled``.
     ///
     /// ```swift
     /// let data = Flow<Data, any Error> { completion in
@@ -58,23 +76,27 @@ extension Flow where Element: Sendable, Failure == any Error {
     /// }
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element?, (any Error)?) -> Void) -> CancelAction) {
-        self = .deferred { Flow(SharedFuture(body)) }
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element?, (any Error)?) -> Void) -> CancelAction) {
+        self = .deferred { Flow(SharedFuture(operation: .cancellableValueOrError(body), bridge: .flow, fileID: fileID, line: line)) }
     }
 }
 
 extension Flow where Element == Void, Failure == any Error {
     /// One call of an `(Error?) -> Void` completion-block API per subscription.
     ///
+    /// Dropped completion: a block released without being called fails the flow with
+    /// ``AsyncBridgeError/completionNeverCalled`` (reported in debug builds, ``MisuseReport``).
+    ///
     /// ```swift
     /// let saved = Flow { store.save(user, completion: $0) }   // Flow<Void, any Error>
     /// ```
     @inlinable
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void) {
-        self = .deferred { Flow(SharedFuture(body)) }
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void) {
+        self = .deferred { Flow(SharedFuture(operation: .error(body), bridge: .flow, fileID: fileID, line: line)) }
     }
 
-    /// One call of a cancellable `(Error?) -> Void` API per subscription.
+    /// One call of a cancellable `(Error?) -> Void` API per subscription. A dropped block fails
+    /// the flow with ``AsyncBridgeError/completionNeverCalled``.
     ///
     /// ```swift
     /// let upload = Flow<Void, any Error> { completion in
@@ -83,23 +105,29 @@ extension Flow where Element == Void, Failure == any Error {
     /// }
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction) {
-        self = .deferred { Flow(SharedFuture(body)) }
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction) {
+        self = .deferred { Flow(SharedFuture(operation: .cancellableError(body), bridge: .flow, fileID: fileID, line: line)) }
     }
 }
 
 extension Flow where Element: Sendable, Failure == Never {
     /// One call of a `(Element) -> Void` completion-block API per subscription.
     ///
+    /// Dropped completion: the flow cannot fail, so a block released without being called
+    /// **finishes it without a value** (`firstValue` throws ``AsyncBridgeError/noValue``);
+    /// debug builds report it (``MisuseReport``). `withValueCompletion` throws
+    /// ``AsyncBridgeError/completionNeverCalled`` instead.
+    ///
     /// ```swift
     /// let status = Flow.neverFailing { permissions.currentStatus(completion: $0) }
     /// ```
     @inlinable
-    public static func neverFailing(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element) -> Void) -> Void) -> Flow {
-        .deferred { Flow(SharedFuture.neverFailing(body)) }
+    public static func neverFailing(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element) -> Void) -> Void) -> Flow {
+        .deferred { Flow(SharedFuture(operation: .value(body), bridge: .flowNeverFailing, fileID: fileID, line: line)) }
     }
 
-    /// One call of a cancellable `(Element) -> Void` API per subscription.
+    /// One call of a cancellable `(Element) -> Void` API per subscription. A dropped block
+    /// finishes the flow without a value.
     ///
     /// ```swift
     /// let location = Flow<Location, Never>.neverFailing { completion in
@@ -108,23 +136,28 @@ extension Flow where Element: Sendable, Failure == Never {
     /// }
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public static func neverFailing(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element) -> Void) -> CancelAction) -> Flow {
-        .deferred { Flow(SharedFuture.neverFailing(body)) }
+    public static func neverFailing(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element) -> Void) -> CancelAction) -> Flow {
+        .deferred { Flow(SharedFuture(operation: .cancellableValue(body), bridge: .flowNeverFailing, fileID: fileID, line: line)) }
     }
 }
 
 extension Flow where Element == Void, Failure == Never {
     /// One call of a `() -> Void` completion-block API per subscription.
     ///
+    /// Dropped completion: the flow cannot fail, so a block released without being called
+    /// **finishes it without a value** (`firstValue` throws ``AsyncBridgeError/noValue``);
+    /// debug builds report it (``MisuseReport``).
+    ///
     /// ```swift
     /// let dismissed = Flow { presenter.dismiss(animated: true, completion: $0) }
     /// ```
     @inlinable
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> Void) {
-        self = .deferred { Flow(SharedFuture(body)) }
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> Void) {
+        self = .deferred { Flow(SharedFuture(operation: .signal(body), bridge: .flow, fileID: fileID, line: line)) }
     }
 
-    /// One call of a cancellable `() -> Void` API per subscription.
+    /// One call of a cancellable `() -> Void` API per subscription. A dropped block finishes
+    /// the flow without a value.
     ///
     /// ```swift
     /// let flushed = Flow<Void, Never> { completion in
@@ -133,7 +166,7 @@ extension Flow where Element == Void, Failure == Never {
     /// }
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> CancelAction) {
-        self = .deferred { Flow(SharedFuture(body)) }
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> CancelAction) {
+        self = .deferred { Flow(SharedFuture(operation: .cancellableSignal(body), bridge: .flow, fileID: fileID, line: line)) }
     }
 }

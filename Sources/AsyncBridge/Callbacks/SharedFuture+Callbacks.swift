@@ -19,6 +19,9 @@
 // does not rule out a closure whose result type is not `Void` for lacking a `return`), so the
 // cancellable overloads are `@_disfavoredOverload`: that body is a plain one. That is the only
 // use of the attribute in this spoke; the shapes need none, since a body fits one shape only.
+//
+// Each takes `fileID` and `line`, defaulted to its caller's, which the misuse reports of the
+// future's runs name (`MisuseReport`).
 
 extension SharedFuture {
     /// Wraps a `(Result<Success, Failure>) -> Void` completion-block API.
@@ -29,8 +32,8 @@ extension SharedFuture {
     /// let user = SharedFuture { api.getUser(id: 42, completion: $0) }   // SharedFuture<User, APIError>
     /// ```
     @inlinable
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> Void) {
-        self.init(operation: .result(body))
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> Void) {
+        self.init(operation: .result(body), bridge: .sharedFuture, fileID: fileID, line: line)
     }
 
     /// Wraps a cancellable `(Result<Success, Failure>) -> Void` completion-block API: the
@@ -43,8 +46,8 @@ extension SharedFuture {
     /// }
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction) {
-        self.init(operation: .cancellableResult(body))
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction) {
+        self.init(operation: .cancellableResult(body), bridge: .sharedFuture, fileID: fileID, line: line)
     }
 }
 
@@ -58,8 +61,8 @@ extension SharedFuture where Failure == any Error {
     /// let data = SharedFuture { legacy.fetchData(completion: $0) }   // SharedFuture<Data, any Error>
     /// ```
     @inlinable
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> Void) {
-        self.init(operation: .valueOrError(body))
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> Void) {
+        self.init(operation: .valueOrError(body), bridge: .sharedFuture, fileID: fileID, line: line)
     }
 
     /// Wraps a cancellable `(Success?, Error?) -> Void` completion-block API.
@@ -72,8 +75,8 @@ extension SharedFuture where Failure == any Error {
     /// }
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> CancelAction) {
-        self.init(operation: .cancellableValueOrError(body))
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> CancelAction) {
+        self.init(operation: .cancellableValueOrError(body), bridge: .sharedFuture, fileID: fileID, line: line)
     }
 }
 
@@ -84,8 +87,8 @@ extension SharedFuture where Success == Void, Failure == any Error {
     /// let saved = SharedFuture { store.save(user, completion: $0) }   // SharedFuture<Void, any Error>
     /// ```
     @inlinable
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void) {
-        self.init(operation: .error(body))
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void) {
+        self.init(operation: .error(body), bridge: .sharedFuture, fileID: fileID, line: line)
     }
 
     /// Wraps a cancellable `(Error?) -> Void` completion-block API.
@@ -97,8 +100,8 @@ extension SharedFuture where Success == Void, Failure == any Error {
     /// }
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction) {
-        self.init(operation: .cancellableError(body))
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction) {
+        self.init(operation: .cancellableError(body), bridge: .sharedFuture, fileID: fileID, line: line)
     }
 }
 
@@ -114,9 +117,11 @@ extension SharedFuture where Failure == Never {
     /// ```
     @inlinable
     public static func neverFailing(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void) -> Void
     ) -> SharedFuture {
-        SharedFuture(operation: .value(body))
+        SharedFuture(operation: .value(body), bridge: .sharedFutureNeverFailing, fileID: fileID, line: line)
     }
 
     /// Wraps a cancellable `(Success) -> Void` completion-block API.
@@ -129,9 +134,11 @@ extension SharedFuture where Failure == Never {
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
     public static func neverFailing(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
     ) -> SharedFuture {
-        SharedFuture(operation: .cancellableValue(body))
+        SharedFuture(operation: .cancellableValue(body), bridge: .sharedFutureNeverFailing, fileID: fileID, line: line)
     }
 }
 
@@ -142,8 +149,8 @@ extension SharedFuture where Success == Void, Failure == Never {
     /// let dismissed = SharedFuture { presenter.dismiss(animated: true, completion: $0) }
     /// ```
     @inlinable
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> Void) {
-        self.init(operation: .signal(body))
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> Void) {
+        self.init(operation: .signal(body), bridge: .sharedFuture, fileID: fileID, line: line)
     }
 
     /// Wraps a cancellable `() -> Void` completion-block API.
@@ -155,8 +162,8 @@ extension SharedFuture where Success == Void, Failure == Never {
     /// }
     /// ```
     @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(_ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> CancelAction) {
-        self.init(operation: .cancellableSignal(body))
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> CancelAction) {
+        self.init(operation: .cancellableSignal(body), bridge: .sharedFuture, fileID: fileID, line: line)
     }
 }
 

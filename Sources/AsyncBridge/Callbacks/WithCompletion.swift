@@ -18,6 +18,10 @@
 // body of several statements without `return` is the plain one. A body that does not say which
 // shape it is (it ignores the block) names the block's type.
 //
+// Every form takes `fileID` and `line`, defaulted to its caller's, for the misuse reports
+// (`MisuseReport`): a wrapper of its own passes its caller's on. Debug builds keep them beside
+// the completer; release builds, which report nothing, drop them.
+//
 // Performance: each helper is inlined into its caller (`@inline(__always)`). Left out of line,
 // an async function with an `isolated` parameter costs a hop to that executor on entry and one
 // back on return even when it never suspends (about 400 of the 2,000 instructions a call costs
@@ -26,16 +30,20 @@
 
 extension SharedFuture {
     /// Runs `start` with a fresh ``CallCompleter`` and waits for its completion: at once when
-    /// it came while `start` ran, on a single-consumer future otherwise. When the wait ends by
-    /// cancellation, the cancel action `start` returned runs here, back on the caller's actor.
+    /// it came while `start` ran, on a single-consumer future otherwise. Misuse reports name
+    /// `bridge`, called at `fileID:line`. When the wait ends by cancellation, the cancel action
+    /// `start` returned runs here, back on the caller's actor.
     @inlinable @inline(__always)
     static func bridge(
         isolation: isolated (any Actor)?,
+        _ bridge: MisuseBridge,
+        _ fileID: StaticString,
+        _ line: UInt,
         _ start: (CallCompleter<Success, Failure>) -> (() -> Void)?
     ) async throws -> Success {
         var cancel: (() -> Void)?
         let outcome: FutureOutcome<Success, Failure>?
-        switch CallCompleter.start({ completer in
+        switch CallCompleter.start(reporter: .current(bridge, fileID: fileID, line: line), { completer in
             cancel = start(completer)
             return nil
         }) {
@@ -52,7 +60,9 @@ extension SharedFuture {
 
 /// Awaits a `(Result<Success, Failure>) -> Void` completion-block API.
 ///
-/// Throws the API's failure, `CancellationError`, or ``AsyncBridgeError``.
+/// Throws the API's failure, `CancellationError`, or ``AsyncBridgeError``. `fileID` and
+/// `line` locate the call in misuse reports (``MisuseReport``): leave them to their defaults,
+/// or pass a wrapper's own caller's on.
 ///
 /// ```swift
 /// let user = try await withCompletion { api.getUser(id: 42, completion: $0) }
@@ -60,9 +70,11 @@ extension SharedFuture {
 @inlinable @inline(__always)
 public func withCompletion<Success: Sendable, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, Failure>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, Failure>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve($0) }
         return nil
     }
@@ -84,9 +96,11 @@ public func withCompletion<Success: Sendable, Failure: Error>(
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion<Success: Sendable, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> () -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, Failure>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, Failure>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve($0) }
     }
 }
@@ -100,9 +114,11 @@ public func withCompletion<Success: Sendable, Failure: Error>(
 @inlinable @inline(__always)
 public func withCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, any Error>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, any Error>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(Result(value: $0, error: $1)) }
         return nil
     }
@@ -120,9 +136,11 @@ public func withCompletion<Success: Sendable>(
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> () -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, any Error>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, any Error>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(Result(value: $0, error: $1)) }
     }
 }
@@ -135,9 +153,11 @@ public func withCompletion<Success: Sendable>(
 @inlinable @inline(__always)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void
 ) async throws {
-    try await SharedFuture<Void, any Error>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Void, any Error>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(Result(error: $0, success: ())) }
         return nil
     }
@@ -154,49 +174,99 @@ public func withCompletion(
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> () -> Void
 ) async throws {
-    try await SharedFuture<Void, any Error>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Void, any Error>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(Result(error: $0, success: ())) }
     }
 }
 
-/// Awaits a `(Success) -> Void` completion-block API that cannot fail. It still throws
-/// `CancellationError` and ``AsyncBridgeError/completionNeverCalled``.
+/// Awaits a `(Success) -> Void` completion-block API: a block that hands over a value and has
+/// no way to report a failure.
+///
+/// The API cannot fail, but the call still can: it throws `CancellationError` when the
+/// awaiting task is cancelled first, and ``AsyncBridgeError/completionNeverCalled`` when the
+/// API releases the block without calling it. `try?` turns both into `nil`.
 ///
 /// A name of its own keeps this shape apart from the others, which would all fit
-/// `(Success) -> Void`.
+/// `(Success) -> Void`: as a `withCompletion` overload it would turn an `(Error?) -> Void` API
+/// into one that returns the error instead of throwing it.
+///
+/// RxSwift: `Single.create { … }.value`; Combine: `Future { promise in … }.value`.
 ///
 /// ```swift
-/// let status = try await withNeverFailingCompletion { permissions.currentStatus(completion: $0) }
+/// let status = try await withValueCompletion { permissions.currentStatus(completion: $0) }
 /// ```
 @inlinable @inline(__always)
-public func withNeverFailingCompletion<Success: Sendable>(
+public func withValueCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, Never>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, Never>.bridge(isolation: isolation, .withValueCompletion, fileID, line) { completer in
         body { completer.resolve(.success($0)) }
         return nil
     }
 }
 
-/// Awaits a cancellable `(Success) -> Void` completion-block API.
+/// Awaits a cancellable `(Success) -> Void` completion-block API: cancelling the awaiting task
+/// runs the returned action once.
 ///
 /// ```swift
-/// let location = try await withNeverFailingCompletion { completion in
+/// let location = try await withValueCompletion { completion in
 ///     let request = locator.requestLocation(completion: completion)
 ///     return { request.cancel() }
 /// }
 /// ```
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-public func withNeverFailingCompletion<Success: Sendable>(
+public func withValueCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> () -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, Never>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Success, Never>.bridge(isolation: isolation, .withValueCompletion, fileID, line) { completer in
         body { completer.resolve(.success($0)) }
     }
+}
+
+/// The former name of ``withValueCompletion(isolation:fileID:line:_:)-(_,StaticString,UInt,((Success)->Void)->Void)``,
+/// which throws (cancellation, a dropped block) although this name says it never fails.
+///
+/// ```swift
+/// let status = try await withValueCompletion { permissions.currentStatus(completion: $0) }
+/// ```
+@available(*, deprecated, renamed: "withValueCompletion(isolation:fileID:line:_:)")
+@inlinable @inline(__always)
+public func withNeverFailingCompletion<Success: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> Void
+) async throws -> Success {
+    try await withValueCompletion(isolation: isolation, fileID: fileID, line: line, body)
+}
+
+/// The former name of the cancellable `withValueCompletion`.
+///
+/// ```swift
+/// let location = try await withValueCompletion { completion in
+///     let request = locator.requestLocation(completion: completion)
+///     return { request.cancel() }
+/// }
+/// ```
+@available(*, deprecated, renamed: "withValueCompletion(isolation:fileID:line:_:)")
+@inlinable @inline(__always) @_disfavoredOverload
+public func withNeverFailingCompletion<Success: Sendable>(
+    isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> () -> Void
+) async throws -> Success {
+    try await withValueCompletion(isolation: isolation, fileID: fileID, line: line, body)
 }
 
 /// Awaits a `() -> Void` completion-block API.
@@ -207,9 +277,11 @@ public func withNeverFailingCompletion<Success: Sendable>(
 @inlinable @inline(__always)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable () -> Void) -> Void
 ) async throws {
-    try await SharedFuture<Void, Never>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Void, Never>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(.success(())) }
         return nil
     }
@@ -226,9 +298,11 @@ public func withCompletion(
 @inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable () -> Void) -> () -> Void
 ) async throws {
-    try await SharedFuture<Void, Never>.bridge(isolation: isolation) { completer in
+    try await SharedFuture<Void, Never>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(.success(())) }
     }
 }

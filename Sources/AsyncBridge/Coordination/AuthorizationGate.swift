@@ -20,10 +20,10 @@
 ///    caller that gives up leaves it showing, and a caller that comes next joins it).
 /// 3. Reads the status again, which decides: the request's own answer is not trusted alone.
 ///
-/// The request's completion block is bridged with
-/// ``withNeverFailingCompletion(isolation:_:)-(_,((Success)->Void)->Void)``: called twice,
+/// The request's completion block is held to the rules of `withValueCompletion`: called twice,
 /// the second call is ignored; released without being called, the status read afterwards
-/// decides (both are reported through ``AsyncBridgeDiagnostics``). A request that keeps its
+/// decides (both are reported through ``AsyncBridgeDiagnostics``, naming the gate's
+/// `init`). A request that keeps its
 /// block and never calls it needs a `timeout`: each caller then gets
 /// ``AuthorizationError/timedOut`` at its own deadline, and the request stays the one later
 /// callers join until it answers or releases its block.
@@ -58,6 +58,9 @@ public struct AuthorizationGate: Sendable {
     ///     request itself is not abandoned (a prompt on screen cannot be withdrawn): callers
     ///     that come later join it rather than ask again.
     ///   - clock: The clock of the timeout; `ManualClock` (AsyncBridgeTesting) in tests.
+    ///   - fileID: The file that misuse reports of `request`'s completion block name
+    ///     (``MisuseReport``); leave it to its default.
+    ///   - line: The line those reports name.
     ///   - status: Reads the current status; map your platform's status to ``AuthorizationStatus``.
     ///     It may be `async` and may throw: a status that cannot be read fails the callers with
     ///     ``AuthorizationError/statusUnavailable``, without asking.
@@ -66,11 +69,16 @@ public struct AuthorizationGate: Sendable {
     public init<C: Clock>(
         timeout: C.Duration? = nil,
         clock: C = ContinuousClock(),
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         status: @escaping @Sendable () async throws -> AuthorizationStatus,
         request: @escaping @Sendable (_ completion: @escaping @Sendable (Bool) -> Void) -> Void
     ) {
         self.init(timeout: timeout, clock: clock, status: status) {
-            _ = try? await withNeverFailingCompletion(isolation: nil) { request($0) }
+            _ = try? await SharedFuture<Bool, Never>.bridge(isolation: nil, .authorizationGate, fileID, line) { completer in
+                request { completer.resolve(.success($0)) }
+                return nil
+            }
         }
     }
 
@@ -93,6 +101,9 @@ public struct AuthorizationGate: Sendable {
     ///   - timeout: How long each caller waits for the request's answer, on `clock`; `nil` waits
     ///     as long as it takes (see the `(Bool) -> Void` form).
     ///   - clock: The clock of the timeout.
+    ///   - fileID: The file that misuse reports of `request`'s completion block name; leave it
+    ///     to its default.
+    ///   - line: The line those reports name.
     ///   - status: Reads the current status; may be `async` and may throw (then the callers get
     ///     ``AuthorizationError/statusUnavailable``).
     ///   - request: Asks the user: receives the completion block to call with the answer.
@@ -100,10 +111,13 @@ public struct AuthorizationGate: Sendable {
     public init<C: Clock>(
         timeout: C.Duration? = nil,
         clock: C = ContinuousClock(),
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
         status: @escaping @Sendable () async throws -> AuthorizationStatus,
         request: @escaping @Sendable (_ completion: @escaping @Sendable (Bool, (any Error)?) -> Void) -> Void
     ) {
-        self.init(timeout: timeout, clock: clock, status: status) { (completion: @escaping @Sendable (Bool) -> Void) in
+        self.init(timeout: timeout, clock: clock, fileID: fileID, line: line, status: status) {
+            (completion: @escaping @Sendable (Bool) -> Void) in
             request { granted, _ in completion(granted) }
         }
     }

@@ -323,7 +323,7 @@ struct FutureStateMachine<Success: Sendable, Failure: Error>: Sendable {
     @inlinable
     init(outcome: FutureOutcome<Success, Failure>) {
         self.operation = nil
-        self.reporter = MisuseReporter.current
+        self.reporter = .current(.operator, fileID: #fileID, line: #line)  // finished: never reports
         self.state = .finished(generation: 0, outcome: outcome)
     }
 

@@ -32,23 +32,31 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     let storage: Lock<Machine>
 
+    /// A future whose misuse reports name `bridge`, created at `fileID:line`.
     @inlinable
-    init(operation: Machine.Operation) {
-        storage = .make(Machine(operation: operation, reporter: .current))
+    init(operation: Machine.Operation, bridge: MisuseBridge, fileID: StaticString, line: UInt) {
+        storage = .make(Machine(operation: operation, reporter: .current(bridge, fileID: fileID, line: line)))
     }
 
     /// A future whose operation adapts a completion block of another shape to the completer.
+    /// Its completer is the library's: a misuse report from it names this call (`fileID:line`
+    /// default to the library's) unless `bridge` says whose block it wraps.
     @inlinable
-    init(work: @escaping @Sendable (FutureCompleter<Success, Failure>) -> CancelAction?) {
-        self.init(operation: .adapted(work))
+    init(
+        bridge: MisuseBridge = .operator,
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        work: @escaping @Sendable (FutureCompleter<Success, Failure>) -> CancelAction?
+    ) {
+        self.init(operation: .adapted(work), bridge: bridge, fileID: fileID, line: line)
     }
 
     /// A future without an operation whose first run is in progress, holding `cancel`, with
     /// one consumer that has not started listening: what a `withCompletion` call waits on
     /// (``CallCompleter``) when its operation returns without having completed.
     @inlinable
-    init(runningFirstRun cancel: CancelAction?) {
-        storage = .make(Machine(runningFirstRun: cancel, reporter: .current))
+    init(runningFirstRun cancel: CancelAction?, reporter: MisuseReporter) {
+        storage = .make(Machine(runningFirstRun: cancel, reporter: reporter))
     }
 
     @inlinable
@@ -272,7 +280,7 @@ final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Senda
         switch call(outcome) {
         case .first(let completion?, _): completion.consumers?.deliver(outcome)
         case .first(nil, _): break
-        case .again(let reporter): reporter.report(.completionCalledMoreThanOnce)
+        case .again(let reporter): reporter.report(.completionCalledMoreThanOnce, failure: Failure.self)
         }
     }
 
@@ -327,7 +335,7 @@ final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Senda
     func completionNeverCalled() {
         let outcome = FutureOutcome<Success, Failure>.broken(.completionNeverCalled)
         guard case .first(let completion?, let reporter) = call(outcome) else { return }
-        reporter.report(.completionNeverCalled)
+        reporter.report(.completionNeverCalled, failure: Failure.self)
         completion.consumers?.deliver(outcome)
     }
 }

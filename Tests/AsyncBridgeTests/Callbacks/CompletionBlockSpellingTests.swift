@@ -121,7 +121,7 @@ struct CompletionBlockSpellingTests {
             _ = ignored
             api.ping(completion: completion)
         }
-        let status = try await withNeverFailingCompletion { completion in
+        let status = try await withValueCompletion { completion in
             let ignored = 0
             _ = ignored
             api.status(completion: completion)

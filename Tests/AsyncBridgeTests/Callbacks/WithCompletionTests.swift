@@ -15,7 +15,7 @@ struct WithCompletionTests {
         await #expect(throws: AsyncBridgeError.missingValueAndError) { try await withCompletion { api.data(id: 0, completion: $0) } }
         try await withCompletion { api.save(failing: false, completion: $0) }
         await #expect(throws: TestError(code: 2)) { try await withCompletion { api.save(failing: true, completion: $0) } }
-        #expect(try await withNeverFailingCompletion { api.status(completion: $0) } == 200)
+        #expect(try await withValueCompletion { api.status(completion: $0) } == 200)
         try await withCompletion { api.ping(completion: $0) }
     }
 
@@ -92,22 +92,25 @@ struct WithCompletionTests {
 
     @Test func aNeverCalledCompletionThrowsInsteadOfHanging() async throws {
         let recorder = MisuseRecorder()
-        await #expect(throws: AsyncBridgeError.completionNeverCalled) {
-            try await recorder.record {
-                try await withCompletion { (_: @escaping @Sendable (Result<Int, TestError>) -> Void) in }
-            }
+        let line = #line + 2  // outside `#expect`, whose expansion would be the call site
+        let result = await recorder.record {
+            await Result { try await withCompletion { (_: @escaping @Sendable (Result<Int, TestError>) -> Void) in } }
         }
-        #expect(recorder.misuses == reported([.completionNeverCalled]))
+        #expect(throws: AsyncBridgeError.completionNeverCalled) { try result.get() }
+        let threw = "the call threw AsyncBridgeError.completionNeverCalled"
+        #expect(recorder.expectable == reported([ExpectedReport(.completionNeverCalled, "withCompletion", line: line, threw)]))
         let operation = PendingOperation<Int>()
-        let task = Task { try await withNeverFailingCompletion { operation.start($0) } }
+        let valueRecorder = MisuseRecorder()
+        let (task, valueLine) = valueRecorder.record { (Task { try await withValueCompletion { operation.start($0) } }, #line) }
         await operation.waitUntilStarted()
         operation.drop()
         await #expect(throws: AsyncBridgeError.completionNeverCalled) { try await task.value }
+        #expect(valueRecorder.expectable == reported([ExpectedReport(.completionNeverCalled, "withValueCompletion", line: valueLine, threw)]))
     }
 
     @Test func aNeverCalledCompletionStillLetsACancelledTaskGo() async throws {
         let operation = PendingOperation<Int>()
-        let task = Task { try await withNeverFailingCompletion { operation.start($0) } }  // no cancel action
+        let task = Task { try await withValueCompletion { operation.start($0) } }  // no cancel action
         await operation.waitUntilStarted()
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
@@ -128,6 +131,7 @@ struct WithCompletionTests {
         // is ignored and reported, and the cancel action is dropped unused.
         let recorder = MisuseRecorder()
         let cancels = AtomicCounter()
+        let line = #line + 2
         let value = try await recorder.record {
             try await withCompletion { (completion: @escaping @Sendable (Result<Int, TestError>) -> Void) in
                 let called = DispatchSemaphore(value: 0)
@@ -141,7 +145,9 @@ struct WithCompletionTests {
             }
         }
         #expect(value == 7)
-        #expect(recorder.misuses == reported([.completionCalledMoreThanOnce]))
+        #expect(recorder.expectable == reported([
+            ExpectedReport(.completionCalledMoreThanOnce, "withCompletion", line: line, "the later call was ignored"),
+        ]))
         #expect(cancels.value == 0, "never cancel after completion")
     }
 

@@ -103,28 +103,28 @@ struct AuthorizationGateTests {
 
     @Test func aCompletionCalledTwiceIsIgnoredAndReported() async throws {
         let system = FakePermission(.notDetermined)
-        let gate = AuthorizationGate(status: { system.readStatus() }, request: { completion in
+        let line = #line; let gate = AuthorizationGate(status: { system.readStatus() }, request: { completion in
             system.status = .granted
             completion(true)
             completion(false)
         })
         let recorder = MisuseRecorder()
         try await recorder.record { try await gate.requestAccess() }
-        #if DEBUG
-        #expect(recorder.misuses == [.completionCalledMoreThanOnce])
-        #endif
+        #expect(recorder.expectable == reported([
+            ExpectedReport(.completionCalledMoreThanOnce, "AuthorizationGate(request:)", line: line, "the later call was ignored"),
+        ]))
     }
 
     @Test func aCompletionNeverCalledEndsWithTheStatusReadAfterwards() async throws {
         let system = FakePermission(.notDetermined)
-        let dropping = AuthorizationGate(status: { system.readStatus() }, request: { _ in })
+        let (dropping, line) = (AuthorizationGate(status: { system.readStatus() }, request: { _ in }), #line)
         let recorder = MisuseRecorder()
         await #expect(throws: AuthorizationError.notDetermined) {
             try await recorder.record { try await dropping.requestAccess() }
         }
-        #if DEBUG
-        #expect(recorder.misuses == [.completionNeverCalled])
-        #endif
+        #expect(recorder.expectable == reported([
+            ExpectedReport(.completionNeverCalled, "AuthorizationGate(request:)", line: line, "the status read afterwards decided"),
+        ]))
         // The system granted access but dropped the block: the status still decides.
         let granting = AuthorizationGate(status: { system.readStatus() }, request: { _ in system.status = .granted })
         try await granting.requestAccess()

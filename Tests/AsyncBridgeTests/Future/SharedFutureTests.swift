@@ -230,13 +230,16 @@ struct FutureTests {
     @Test func aCompletionReleasedWithoutBeingCalledFailsWithADefinedError() async throws {
         let recorder = MisuseRecorder()
         let operation = PendingOperation<Result<Int, Never>>()
-        let future = recorder.record { SharedFuture<Int, Never> { operation.start($0) } }
+        let (future, line) = recorder.record { (SharedFuture<Int, Never> { operation.start($0) }, #line) }
         let task = Task { try await future.value }
         await operation.waitUntilStarted()
         operation.drop()
         await #expect(throws: AsyncBridgeError.completionNeverCalled) { try await task.value }
         await #expect(throws: AsyncBridgeError.completionNeverCalled) { try await future.result }
-        #expect(recorder.misuses == reported([.completionNeverCalled]))
+        #expect(recorder.expectable == reported([ExpectedReport(
+            .completionNeverCalled, "SharedFuture(_:)", line: line,
+            "the future's run ended with AsyncBridgeError.completionNeverCalled, which value and result throw"
+        )]))
     }
 
     @Test func aCompletionDroppedAfterCancellationIsNotMisuse() async throws {
@@ -255,6 +258,7 @@ struct FutureTests {
 
     @Test func aSecondCallIsIgnoredAndReported() async throws {
         let recorder = MisuseRecorder()
+        let line = #line + 2
         let future = recorder.record {
             SharedFuture<Int, Never> { completion in
                 completion(.success(1))
@@ -262,7 +266,9 @@ struct FutureTests {
             }
         }
         #expect(try await future.value == 1)
-        #expect(recorder.misuses == reported([.completionCalledMoreThanOnce]))
+        #expect(recorder.expectable == reported([
+            ExpectedReport(.completionCalledMoreThanOnce, "SharedFuture(_:)", line: line, "the later call was ignored"),
+        ]))
     }
 
     @Test func twoThreadsCallingTheCompletionAtOnceProduceOneOutcome() async throws {
