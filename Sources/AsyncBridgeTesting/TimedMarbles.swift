@@ -41,6 +41,35 @@ extension FlowRecorder where Element == String {
 }
 
 extension ManualClock {
+    /// Plays `input` into a flow that cannot fail: ``play(_:failure:step:expecting:isolation:_:)``
+    /// without its `failure:` argument, which a flow of `Never` has no use for.
+    ///
+    /// ```swift
+    /// let output = await clock.play("ab---c|", expecting: "---b--[c|]") {
+    ///     $0.debounce(for: .seconds(2), clock: clock)
+    /// }
+    /// #expect(output == "---b--[c|]")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - input: The events to send, one step per character.
+    ///   - step: The time each character stands for.
+    ///   - expected: The output you expect: it paces the player; compare the result with it.
+    ///   - isolation: The actor the player runs on: the caller's.
+    ///   - transform: The operator under test, applied to the input flow, once, on `isolation`.
+    /// - Returns: What came out, as a timed marble diagram.
+    public func play(
+        _ input: String,
+        step: Duration = .seconds(1),
+        expecting expected: String,
+        isolation: isolated (any Actor)? = #isolation,
+        _ transform: (Flow<String, Never>) -> Flow<String, Never>
+    ) async -> String {
+        await play(input, failure: Never?.none, step: step, expecting: expected, isolation: isolation, transform)
+    }
+}
+
+extension ManualClock {
     /// Plays `input` into a flow along this clock, one step per character, runs it through
     /// `transform`, and returns what came out as a timed marble diagram: the marble test of a
     /// time-based operator, without sleeping.

@@ -26,6 +26,15 @@ struct TimedMarblesTests {
         #expect(clock.now == .init(offset: .seconds(5)))
     }
 
+    /// A flow that cannot fail needs no `failure:` (the generic form cannot infer `Never`).
+    @Test func playWithoutAFailureArgumentForAFlowThatCannotFail() async {
+        let clock = ManualClock()
+        let output = await clock.play("ab---c|", expecting: "---b--[c|]") {
+            $0.debounce(for: .seconds(2), clock: clock)
+        }
+        #expect(output == "---b--[c|]")
+    }
+
     @Test func playSendsFailures() async {
         struct Oops: Error {}
         let clock = ManualClock()
