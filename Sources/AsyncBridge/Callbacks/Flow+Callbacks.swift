@@ -1,5 +1,5 @@
 // Completion blocks of every common shape → `Flow`: one value then finished, or a failure.
-// Seed 001's `Observable.create(from:)`, without the boilerplate. Each subscription makes
+// RxSwift's hand-written `Observable.create` over a callback, without the boilerplate. Each subscription makes
 // its own call (a `Flow` is cold); `share(replay: 1)` shares one.
 //
 // The shapes and their overload rules are those of `SharedFuture`'s initialisers (see
