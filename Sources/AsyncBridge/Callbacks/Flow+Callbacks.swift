@@ -1,6 +1,6 @@
 // Completion blocks of every common shape → `Flow`: one value then finished, or a failure.
-// RxSwift's hand-written `Observable.create` over a callback, without the boilerplate. Each subscription makes
-// its own call (a `Flow` is cold); `share(replay: 1)` shares one.
+// RxSwift's hand-written `Observable.create` over a callback, without the boilerplate. Each
+// subscription makes its own call (a `Flow` is cold); `share(replay: 1)` shares one.
 //
 // The shapes and their overload rules are those of `SharedFuture`'s initialisers (see
 // `SharedFuture+Callbacks.swift`: the body picks the shape; the cancellable forms, which return a
