@@ -299,6 +299,7 @@ func trackingLoopHandler(_ iterations: Int) async throws {
 let benchTicked = Notification.Name("asyncbridge-bench.ticked")
 
 /// The notification posted: made once, so that neither side pays for building `userInfo`.
+/// Unsafe only in name: it is never mutated, and both sides only post it.
 nonisolated(unsafe) let tickNotification = Notification(name: benchTicked, object: nil, userInfo: ["value": 1])
 
 /// What both sides take from a notification, on the posting thread.

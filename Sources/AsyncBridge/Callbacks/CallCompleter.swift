@@ -7,8 +7,9 @@
 // - while the operation starts, a completion is kept in the caller's frame (the caller is
 //   inside the operation, so its frame is there) and the caller takes it when the operation
 //   returns: one allocation for the whole call, the completer, and no `SharedFuture`;
-// - when the operation returns without having completed, the caller makes a `SharedFuture` (running,
-//   holding the cancel action) and waits on it; the completer forwards the completion to it.
+// - when the operation returns without having completed, the caller makes a running
+//   `SharedFuture` and waits on it; the completer forwards the completion to it. (The operation's
+//   cancel action stays with the caller, who runs it where it called: `SharedFuture.bridge`.)
 //
 // The completer is what the completion blocks handed to the API capture, and nothing else
 // keeps it once the operation has returned: when it is released without having been called,
@@ -77,19 +78,17 @@ struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
     /// The completer is released when this returns, so that from then on only the completion
     /// blocks keep it, and releasing them uncalled ends the call.
     @inlinable
-    static func start(reporter: MisuseReporter, _ start: (CallCompleter) -> CancelAction?) -> Arrival {
+    static func start(reporter: MisuseReporter, _ start: (CallCompleter) -> Void) -> Arrival {
         withUnsafeTemporaryAllocation(of: FutureOutcome<Success, Failure>.self, capacity: 1) { slot in
             let completer = CallCompleter(slot: slot.baseAddress.unsafelyUnwrapped, reporter: reporter)
-            let cancel = start(completer)
-            return withExtendedLifetime(completer) { completer.started(cancel: cancel) }
+            start(completer)
+            return withExtendedLifetime(completer) { completer.started() }
         }
     }
 
-    /// The operation returned `cancel`. A completion that came while it was starting is served
-    /// (the cancel action is dropped unused); otherwise the caller gets a running future to wait
-    /// on, unless its task was cancelled while the operation was starting: then it leaves at
-    /// once and runs the cancel action, before the completer is released, so that this
-    /// cancellation wins over a completion block the operation dropped.
+    /// The operation returned. A completion that came while it was starting is served;
+    /// otherwise the caller gets a running future to wait on, unless its task was cancelled
+    /// while the operation was starting: then it leaves at once (`.served(nil)`).
     ///
     /// The future is made under the completer's lock, so that a completion cannot fall between
     /// the check and the hand-over. Unlike `SharedFuture`'s runs, a completion on the caller's own
@@ -97,10 +96,10 @@ struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
     /// sound, but the thread sanitizer reports it against a second call's critical section,
     /// which covers the whole state.
     @inlinable
-    func started(cancel: CancelAction?) -> Arrival {
+    func started() -> Arrival {
         let arrival = buffer.withLock { state -> Arrival in
             if case .completed = state.phase { return .served(state.takeOutcome()) }
-            let future = SharedFuture<Success, Failure>(runningFirstRun: cancel, reporter: state.reporter)
+            let future = SharedFuture<Success, Failure>(runningFirstRun: state.reporter)
             state.phase = .forwarding(future)
             return .waiting(future)
         }
@@ -108,8 +107,7 @@ struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
         switch future.storage.withLock({ $0.starterLeaves(1, 1) }) {
         case .finished(let outcome):
             return .served(outcome)
-        case .left(let cancelling):
-            if cancelling { cancel?() }
+        case .left:
             return .served(nil)
         case .running:
             preconditionFailure("Internal inconsistency: a consumer that left is still running")

@@ -43,10 +43,7 @@ extension SharedFuture {
     ) async throws -> Success {
         var cancel: (() -> Void)?
         let outcome: FutureOutcome<Success, Failure>?
-        switch CallCompleter.start(reporter: .current(bridge, fileID: fileID, line: line), { completer in
-            cancel = start(completer)
-            return nil
-        }) {
+        switch CallCompleter.start(reporter: .current(bridge, fileID: fileID, line: line), { cancel = start($0) }) {
         case .served(let served): outcome = served
         case .waiting(let future): outcome = await future.wait(1, 1, isolation: isolation)
         }

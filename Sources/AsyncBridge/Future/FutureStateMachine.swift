@@ -327,16 +327,16 @@ struct FutureStateMachine<Success: Sendable, Failure: Error>: Sendable {
         self.state = .finished(generation: 0, outcome: outcome)
     }
 
-    /// The state right after the first consumer (id 1) started run 1, which handed back
-    /// `cancel`, and before it listens: a future made for a `withCompletion` call whose
-    /// operation was started without it.
+    /// The state right after the first consumer (id 1) started run 1, and before it listens: a
+    /// future made for a `withCompletion` call whose operation was started without it (and
+    /// whose cancel action the call keeps).
     @inlinable
-    init(runningFirstRun cancel: CancelAction?, reporter: MisuseReporter) {
+    init(runningFirstRun reporter: MisuseReporter) {
         self.operation = nil
         self.reporter = reporter
         self.generation = 1
         self.nextConsumerID = 1
-        self.state = .running(generation: 1, cancel: .started(cancel), consumers: .one(1, .arrived))
+        self.state = .running(generation: 1, cancel: .started(nil), consumers: .one(1, .arrived))
     }
 
     /// A consumer arrives: serve the stored outcome, or register it (as `.arrived`) in the

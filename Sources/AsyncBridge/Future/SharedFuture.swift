@@ -51,12 +51,12 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         self.init(operation: .adapted(work), bridge: bridge, fileID: fileID, line: line)
     }
 
-    /// A future without an operation whose first run is in progress, holding `cancel`, with
-    /// one consumer that has not started listening: what a `withCompletion` call waits on
-    /// (``CallCompleter``) when its operation returns without having completed.
+    /// A future without an operation whose first run is in progress, with one consumer that has
+    /// not started listening: what a `withCompletion` call waits on (``CallCompleter``) when its
+    /// operation returns without having completed. The call keeps the operation's cancel action.
     @inlinable
-    init(runningFirstRun cancel: CancelAction?, reporter: MisuseReporter) {
-        storage = .make(Machine(runningFirstRun: cancel, reporter: reporter))
+    init(runningFirstRun reporter: MisuseReporter) {
+        storage = .make(Machine(runningFirstRun: reporter))
     }
 
     @inlinable
