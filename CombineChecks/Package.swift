@@ -3,7 +3,8 @@
 // own package so that AsyncBridge stays dependency-free. The bridge's sources live in
 // Sources/AsyncBridge/Combine (where Apple platforms compile them into AsyncBridge, against
 // Combine); here the target AsyncBridgeOpenCombine compiles the same files, through a symlink,
-// against OpenCombine 0.14.0, using AsyncBridge's public API only. Run from the repository root:
+// against OpenCombine 0.14.0, using AsyncBridge's public API and its `AsyncBridgeInternals` SPI
+// (the package's `Lock` and `RingBuffer`). Run from the repository root:
 //   swift build --package-path CombineChecks -Xswiftc -warnings-as-errors
 //   swift test --package-path CombineChecks
 import PackageDescription

@@ -2,7 +2,7 @@
 import Combine
 #elseif ASYNCBRIDGE_OPENCOMBINE
 import OpenCombine
-import AsyncBridge
+@_spi(AsyncBridgeInternals) import AsyncBridge
 #endif
 
 #if canImport(Combine) || ASYNCBRIDGE_OPENCOMBINE
@@ -66,7 +66,7 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
     /// before it stops).
     private var delivering = false
     /// Values received without demand, oldest first.
-    private var buffer = CombineBridgeQueue<Element>()
+    private var buffer = SharedQueue<Element>()
     /// How the flow ended, to be delivered once the buffer is empty.
     private var completion: FlowCompletion<Failure>?
     private let policy: FlowPublisherBufferingPolicy<Failure>
@@ -102,7 +102,7 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
     struct Cancellation {
         var token: CancellationToken?
         var downstream: Downstream?
-        var buffer: CombineBridgeQueue<Element>
+        var buffer: SharedQueue<Element>
         var completion: FlowCompletion<Failure>?
     }
 
@@ -288,63 +288,6 @@ extension FlowPublisherStateMachine where Downstream == AnySubscriber<Element, F
         guard demand == .unlimited, !delivering, buffer.isEmpty else { return nil }
         guard case .subscribed = upstream else { return nil }
         return downstream
-    }
-}
-
-/// A first-in, first-out queue: an array and the index of its first element, compacted when
-/// half of it is taken, so appending and taking the first element are amortised O(1). A taken
-/// slot is cleared at once, so the queue holds no value it has handed out.
-///
-/// ```swift
-/// var queue = CombineBridgeQueue<Int>()
-/// queue.append(1); queue.append(2)
-/// queue.removeFirst()   // 1
-/// ```
-struct CombineBridgeQueue<Element> {
-    private var slots: [Element?] = []
-    private var head = 0
-
-    var count: Int { slots.count - head }
-    var isEmpty: Bool { head == slots.count }
-
-    mutating func append(_ element: Element) {
-        slots.append(element)
-    }
-
-    /// Takes the first element; the queue must not be empty.
-    mutating func removeFirst() -> Element {
-        precondition(!isEmpty, "Internal inconsistency: removeFirst() on an empty queue")
-        guard let element = slots[head].take() else {
-            preconditionFailure("Internal inconsistency: a queued slot was empty")
-        }
-        head += 1
-        if head == slots.count {
-            slots.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 32, head * 2 >= slots.count {
-            slots.removeFirst(head)
-            head = 0
-        }
-        return element
-    }
-
-    /// Takes the element `offset` places after the first, moving the ones after it up:
-    /// O(`count - offset`).
-    mutating func remove(at offset: Int) -> Element {
-        precondition(offset >= 0 && offset < count, "Internal inconsistency: remove(at:) outside the queue")
-        if offset == 0 { return removeFirst() }
-        guard let element = slots.remove(at: head + offset) else {
-            preconditionFailure("Internal inconsistency: a queued slot was empty")
-        }
-        return element
-    }
-
-    /// Empties the queue and returns what it held, so that its elements can be released
-    /// outside a lock.
-    mutating func takeAll() -> CombineBridgeQueue<Element> {
-        let all = self
-        self = CombineBridgeQueue()
-        return all
     }
 }
 #endif

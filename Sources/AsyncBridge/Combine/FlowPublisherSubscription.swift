@@ -2,7 +2,7 @@
 import Combine
 #elseif ASYNCBRIDGE_OPENCOMBINE
 import OpenCombine
-import AsyncBridge
+@_spi(AsyncBridgeInternals) import AsyncBridge
 #endif
 
 #if canImport(Combine) || ASYNCBRIDGE_OPENCOMBINE
@@ -43,10 +43,10 @@ struct FlowPublisherAdapter<Output: Sendable, Failure: Error>: Publisher {
 /// The subscriber is held as an `AnySubscriber`, so that the `Sendable` closure given to the
 /// flow captures no metatype of the subscriber's own type (which is not `Sendable`).
 ///
-/// The lock is the object's own ``CombineBridgeMutex`` next to the machine, not a
-/// ``CombineBridgeLock``: Combine reaches this class through protocols and `AnyPublisher`'s
-/// box, so its code runs unspecialised, where a generic `withLock` looks up the metadata of
-/// its state and result types on every call. The per-value path with unlimited demand
+/// The lock is the object's own ``SharedMutex`` next to the machine, not a ``SharedLock``: Combine
+/// reaches this class through protocols and `AnyPublisher`'s box, so its code runs
+/// unspecialised, where a generic `withLock` looks up the metadata of its state and result
+/// types on every call. The per-value path with unlimited demand
 /// (``FlowPublisherStateMachine/unlimitedDelivery()``) therefore locks once and needs no
 /// metadata; the other paths go through ``withLock(_:)``.
 ///
@@ -60,7 +60,7 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     typealias Downstream = AnySubscriber<Element, Failure>
     typealias Machine = FlowPublisherStateMachine<Element, Failure, Downstream>
 
-    private let mutex = CombineBridgeMutex()
+    private let mutex = SharedMutex()
     private var machine: Machine
     private let flow: Flow<Element, Failure>
     private let onDrop: (@Sendable (Element) -> Void)?
@@ -78,7 +78,7 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     }
 
     deinit {
-        mutex.destroy()
+        mutex.deallocate()
     }
 
     /// Runs `body` on the machine with the mutex held.

@@ -2,7 +2,7 @@
 import Combine
 #elseif ASYNCBRIDGE_OPENCOMBINE
 import OpenCombine
-import AsyncBridge
+@_spi(AsyncBridgeInternals) import AsyncBridge
 #endif
 
 #if canImport(Combine) || ASYNCBRIDGE_OPENCOMBINE
@@ -130,7 +130,7 @@ final class FlowForwardingSubscriber<Input: Sendable, Failure: Error>: Subscribe
         case ended
     }
 
-    private let state = CombineBridgeLock(Phase.awaitingSubscription)
+    private let state = SharedLock(Phase.awaitingSubscription)
     private let emitter: FlowEmitter<Input, Failure>
 
     init(_ emitter: FlowEmitter<Input, Failure>) {

@@ -2,7 +2,7 @@
 import Combine
 #elseif ASYNCBRIDGE_OPENCOMBINE
 import OpenCombine
-import AsyncBridge
+@_spi(AsyncBridgeInternals) import AsyncBridge
 #endif
 
 #if canImport(Combine) || ASYNCBRIDGE_OPENCOMBINE
@@ -132,10 +132,10 @@ final class FirstValueSubscriber<Input: Sendable, Failure: Error>: Subscriber, @
         case ended
     }
 
-    private let state: CombineBridgeLock<Phase>
+    private let state: SharedLock<Phase>
 
     init(report: @escaping @Sendable (Outcome) -> Void) {
-        state = CombineBridgeLock(.awaitingSubscription(report: report))
+        state = SharedLock(.awaitingSubscription(report: report))
     }
 
     func receive(subscription: any Subscription) {

@@ -10,29 +10,33 @@ import Bionic
 
 /// The package's one lock: a `pthread_mutex_t` stored inline with the state it protects.
 ///
-/// A struct holding one reference, so a `Lock` costs one allocation and is `Sendable` (the
-/// standard library makes `ManagedBuffer` itself explicitly non-`Sendable`).
-///
-/// One allocation holds both the state and the mutex. The same code path runs on every
-/// platform (`Synchronization.Mutex` is above the Apple deployment floor, and
-/// the thread sanitizer reports false races on it on Linux).
+/// A struct holding one reference, so a `Lock` costs one allocation. The same code path runs
+/// on every platform (`Synchronization.Mutex` is above the Apple deployment floor, and the
+/// thread sanitizer reports false races on it on Linux). Other modules (the Combine bridge,
+/// `AsyncBridgeTesting`, the tests) reach it through ``SharedLock``.
 ///
 /// The rule for every caller: decide under the lock, act after unlocking. No user code,
 /// continuation resumption or event delivery runs inside `withLock`.
 ///
 /// ```swift
-/// let counter = Lock.make(0)
+/// let counter = Lock(0)
 /// let next = counter.withLock { value -> Int in value += 1; return value }
 /// ```
-///
-/// Unchecked because `ManagedBuffer` is not `Sendable`; sound because every access to the state
-/// goes through the mutex, and only for a `Sendable` state, which may be read out of the lock
-/// by any thread.
 @usableFromInline
-struct Lock<State>: @unchecked Sendable where State: Sendable {
+struct Lock<State> {
     /// `var` only for ``FlowSubscription/isKnownUniquelyReferenced()``.
     @usableFromInline
     var buffer: LockBuffer<State>
+
+    /// Creates a lock guarding `initial`.
+    ///
+    /// ```swift
+    /// let calls = Lock([Int]())
+    /// ```
+    @inlinable
+    init(_ initial: State) {
+        buffer = LockBuffer.make { initial }
+    }
 
     /// Creates a lock guarding `initial`, which is built in place.
     @inlinable
@@ -46,6 +50,10 @@ struct Lock<State>: @unchecked Sendable where State: Sendable {
     }
 
     /// Runs `body` with exclusive access to the state.
+    ///
+    /// ```swift
+    /// calls.withLock { $0.append(1) }
+    /// ```
     @inlinable
     func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
@@ -75,18 +83,50 @@ struct Lock<State>: @unchecked Sendable where State: Sendable {
     }
 }
 
+extension Lock: @unchecked Sendable where State: Sendable {
+    // Unchecked because `ManagedBuffer` is not `Sendable`; sound because every access to the
+    // state goes through the mutex, and only a `Sendable` state may be read out of it by any
+    // thread. A lock around a state that is not `Sendable` is not `Sendable` either: its owner
+    // states why its uses are safe (the Combine bridge's subscribers).
+}
+
 /// The mutex of a ``Lock`` on its own: non-generic, so it costs the same in unspecialised
-/// code. Whoever holds one keeps the lock alive and pairs each `lock()` with an `unlock()`.
+/// code. Whoever holds one keeps its lock alive and pairs each `lock()` with an `unlock()`.
+///
+/// ``allocated()`` makes one that no `Lock` owns, for an object that keeps its state in its
+/// own stored properties (read without generic metadata in unspecialised code); that object
+/// calls ``deallocate()`` in its `deinit`.
+///
+/// ```swift
+/// let mutex = LockMutex.allocated()
+/// mutex.lock(); count += 1; mutex.unlock()
+/// mutex.deallocate()   // in the owner's deinit
+/// ```
 ///
 /// Unchecked: a pointer to a `pthread_mutex_t`, whose operations are thread-safe by definition.
 @usableFromInline
 struct LockMutex: @unchecked Sendable {
     @usableFromInline
-    let pointer: UnsafeMutablePointer<pthread_mutex_t>
+    let pointer: UnsafeMutablePointer<PlatformMutex>
 
     @inlinable
-    init(_ pointer: UnsafeMutablePointer<pthread_mutex_t>) {
+    init(_ pointer: UnsafeMutablePointer<PlatformMutex>) {
         self.pointer = pointer
+    }
+
+    /// A mutex of its own, for an owner that calls ``deallocate()`` once nothing can lock it.
+    @inlinable
+    static func allocated() -> LockMutex {
+        let pointer = UnsafeMutablePointer<PlatformMutex>.allocate(capacity: 1)
+        initializeMutex(pointer)
+        return LockMutex(pointer)
+    }
+
+    /// Frees a mutex made by ``allocated()``: once, when nothing can lock it any more.
+    @inlinable
+    func deallocate() {
+        destroyMutex(pointer)
+        pointer.deallocate()
     }
 
     @inlinable
@@ -169,34 +209,4 @@ func initializeMutex(_ mutex: UnsafeMutablePointer<PlatformMutex>) {
 @inlinable
 func destroyMutex(_ mutex: UnsafeMutablePointer<PlatformMutex>) {
     pthread_mutex_destroy(mutex)
-}
-
-/// The package's lock, exposed to `AsyncBridgeTesting` as SPI so the test helpers share it.
-/// Not part of the public API. `Sendable` only when its state is.
-///
-/// ```swift
-/// let calls = SharedLock([Int]())
-/// calls.withLock { $0.append(1) }
-/// ```
-@_spi(AsyncBridgeInternals)
-public struct SharedLock<State>: Sendable where State: Sendable {
-    let lock: Lock<State>
-
-    /// Creates a lock guarding `initial`.
-    ///
-    /// ```swift
-    /// let calls = SharedLock([Int]())
-    /// ```
-    public init(_ initial: State) {
-        lock = .make(initial)
-    }
-
-    /// Runs `body` with exclusive access to the state. Never call user code inside it.
-    ///
-    /// ```swift
-    /// calls.withLock { $0.append(1) }
-    /// ```
-    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try lock.withLock(body)
-    }
 }

@@ -1,6 +1,7 @@
-/// A first-in, first-out queue on a growable ring: appending and taking the first element are
-/// O(1) and allocate nothing once the ring is large enough. The tests reach it through
-/// ``RingBufferProbe``.
+/// The package's one first-in, first-out queue, on a growable ring: appending and taking the
+/// first element are O(1) and allocate nothing once the ring is large enough. Every queue of
+/// the package is one (consumer buffers, zip, `delay`, `receive(on:)`, the Combine bridge,
+/// which reaches it through ``SharedQueue``).
 ///
 /// Memory: a slot is one `Element` (no optional, no enum around it), and the slots past the
 /// occupied ones are never written, so the pages of a large ring that values have not reached
@@ -98,6 +99,43 @@ struct RingBuffer<Element> {
         count == 0 ? nil : removeFirst()
     }
 
+    /// The first element, left in the queue; `nil` when the queue is empty.
+    ///
+    /// ```swift
+    /// queue.first   // 2
+    /// ```
+    @inlinable
+    var first: Element? {
+        guard let storage, storage.count > 0 else { return nil }
+        return storage.slots[storage.head]
+    }
+
+    /// Takes the element `offset` places after the first, moving the ones behind it up:
+    /// O(`count - offset`).
+    ///
+    /// ```swift
+    /// queue.remove(at: 1)   // the second element
+    /// ```
+    @inlinable
+    mutating func remove(at offset: Int) -> Element {
+        precondition(offset >= 0 && offset < count, "Internal inconsistency: remove(at:) outside the RingBuffer")
+        if offset == 0 { return removeFirst() }
+        if _slowPath(!isKnownUniquelyReferenced(&storage!)) { reallocate() }
+        return storage.unsafelyUnwrapped.remove(at: offset)
+    }
+
+    /// Empties the queue and returns what it held, so that the caller can release the
+    /// elements later (outside a lock).
+    ///
+    /// ```swift
+    /// let dropped = queue.takeAll()
+    /// ```
+    @inlinable
+    mutating func takeAll() -> RingBuffer<Element> {
+        defer { storage = nil }
+        return self
+    }
+
     /// Gives the queue storage of its own with room for one more element: the same capacity
     /// for a shared one that has room, double (at least 16 slots) for a full one. Its
     /// elements move when the storage was this queue's alone, and are copied otherwise.
@@ -173,41 +211,25 @@ final class RingStorage<Element> {
         return (slots + slot).move()
     }
 
+    /// Takes the element `offset` places after the first (not the first), moving the ones
+    /// behind it one slot up.
+    @inlinable
+    func remove(at offset: Int) -> Element {
+        let mask = capacity &- 1
+        let element = (slots + ((head &+ offset) & mask)).move()
+        var index = offset
+        while index &+ 1 < count {
+            (slots + ((head &+ index) & mask)).moveInitialize(from: slots + ((head &+ index &+ 1) & mask), count: 1)
+            index &+= 1
+        }
+        count &-= 1
+        return element
+    }
+
     deinit {
         let firstPart = Swift.min(count, capacity - head)
         (slots + head).deinitialize(count: firstPart)
         slots.deinitialize(count: count - firstPart)
         slots.deallocate()
     }
-}
-
-/// A ``RingBuffer`` for the tests, which cannot see internal types: SPI, not part of the
-/// public API.
-///
-/// ```swift
-/// var ring = RingBufferProbe<Int>()
-/// ring.append(1)
-/// ring.capacity   // 16
-/// ```
-@_spi(AsyncBridgeInternals)
-public struct RingBufferProbe<Element> {
-    var ring = RingBuffer<Element>()
-
-    /// The most slots an emptied ring keeps.
-    public static var retainedCapacity: Int { RingBuffer<Element>.retainedCapacity }
-
-    /// An empty ring.
-    public init() {}
-
-    /// The number of elements.
-    public var count: Int { ring.count }
-
-    /// The slots allocated.
-    public var capacity: Int { ring.capacity }
-
-    /// Adds `element` at the end.
-    public mutating func append(_ element: Element) { ring.append(element) }
-
-    /// Takes the first element, or returns `nil` when the ring is empty.
-    public mutating func popFirst() -> Element? { ring.popFirst() }
 }

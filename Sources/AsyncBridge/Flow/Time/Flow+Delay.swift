@@ -31,81 +31,33 @@ extension Flow where Element: Sendable {
         checkTolerance(tolerance, of: "delay(for:)")
         let upstream = self
         return Flow { subscriber in
-            // Events waiting for their time, oldest (and earliest) first; the handler's alone.
-            let waiting = SerialState(DelayQueue<Element, C.Instant>())
+            // Events waiting for their time, oldest (and earliest) first, each with the instant
+            // it is due; values are `.some`, the finish `nil`. The handler's alone.
+            let waiting = SerialState(RingBuffer<(deadline: C.Instant, value: Element?)>())
             let timed = TimedOperator(downstream: subscriber, clock: clock, tolerance: tolerance) { timed, input, now in
-                let earliest = waiting.value.earliest
-                while let deadline = waiting.value.earliest, deadline <= now {
-                    switch waiting.value.removeFirst() {
+                let earliest = waiting.value.first?.deadline
+                while let deadline = waiting.value.first?.deadline, deadline <= now {
+                    switch waiting.value.removeFirst().value {
                     case .some(let value): guard timed.send(value) else { return }
                     case .none: return timed.end(.finished)
                     }
                 }
                 switch input {
                 case .value(let value):
-                    waiting.value.append(value, at: now.advanced(by: duration))
+                    waiting.value.append((now.advanced(by: duration), value))
                 case .completion(.finished):
-                    waiting.value.append(nil, at: now.advanced(by: duration))
+                    waiting.value.append((now.advanced(by: duration), nil))
                 case .completion(.failure(let error)):
-                    waiting.value.removeAll()
+                    waiting.value = RingBuffer()
                     return timed.end(.failure(error))
                 case .tick:
-                    return timed.arm(waiting.value.earliest)
+                    return timed.arm(waiting.value.first?.deadline)
                 }
                 // The timer already waits for the earliest event if it has not changed.
-                if waiting.value.earliest != earliest { timed.arm(waiting.value.earliest) }
+                let next = waiting.value.first?.deadline
+                if next != earliest { timed.arm(next) }
             }
             timed.subscribe(to: upstream)
         }
-    }
-}
-
-/// The events a `delay` holds, in arrival order, each with the instant it is due. Values are
-/// `.some`; the finish is `nil`.
-@usableFromInline
-struct DelayQueue<Element: Sendable, Instant: InstantProtocol>: Sendable {
-    @usableFromInline var entries: [(deadline: Instant, value: Element?)] = []
-    /// The first entry still waiting: removing from the front moves this instead of the array.
-    @usableFromInline var head = 0
-
-    @inlinable
-    init() {}
-
-    /// When the first waiting event is due.
-    @inlinable
-    var earliest: Instant? {
-        head < entries.count ? entries[head].deadline : nil
-    }
-
-    @inlinable
-    mutating func append(_ value: Element?, at deadline: Instant) {
-        if head == entries.count {
-            entries.removeAll(keepingCapacity: true)
-            head = 0
-        }
-        entries.append((deadline, value))
-    }
-
-    /// Removes and returns the first waiting event; the queue must not be empty.
-    @inlinable
-    mutating func removeFirst() -> Element? {
-        defer {
-            entries[head].value = nil
-            head += 1
-            if head == entries.count {
-                entries.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 64, head * 2 >= entries.count {
-                entries.removeFirst(head)
-                head = 0
-            }
-        }
-        return entries[head].value
-    }
-
-    @inlinable
-    mutating func removeAll() {
-        entries = []
-        head = 0
     }
 }
