@@ -75,10 +75,12 @@ extension SharedFuture {
         checkTolerance(tolerance, of: "timeout(_:)")
         let upstream = self
         return SharedFuture<Success, NewFailure>(work: { completer in
-            let race = FutureTimeoutRace()
+            // The race of the outcome, the timer and a cancellation: the first to close the
+            // slot (which holds the timer task once it exists) wins.
+            let race = ClosableSlot<Task<Void, Never>>()
             let deadline = clock.now.advanced(by: duration)
             let id = upstream.subscribe { outcome in
-                guard let outcome, let timer = race.finish() else { return }  // left, or timed out
+                guard let outcome, let timer = race.close() else { return }  // left, or timed out
                 timer?.cancel()
                 switch outcome {
                 case .success(let value): completer.complete(.success(value))
@@ -93,46 +95,16 @@ extension SharedFuture {
                 } catch {
                     return  // cancelled: the run is over
                 }
-                guard race.finish() != nil else { return }
+                guard race.close() != nil else { return }
                 upstream.remove(id)
                 completer.complete(.failure(timedOut()))
             }
-            if !race.started(timer) { timer.cancel() }
+            if race.fill(timer) == nil { timer.cancel() }  // the race is over already
             return {
-                guard let timer = race.finish() else { return }
+                guard let timer = race.close() else { return }
                 timer?.cancel()
                 upstream.remove(id)
             }
         })
-    }
-}
-
-/// Which of a timed-out future's upstream outcome, timer and cancellation came first.
-@usableFromInline
-final class FutureTimeoutRace: Sendable {
-    /// `nil` once the race is over; the timer task once it exists.
-    let state = Lock<Task<Void, Never>??>.make(.some(nil))
-
-    @usableFromInline
-    init() {}
-
-    /// Records the timer task; `false` if the race is already over (the caller cancels it).
-    @usableFromInline
-    func started(_ timer: Task<Void, Never>) -> Bool {
-        state.withLock { slot in
-            guard slot != nil else { return false }
-            slot = .some(timer)
-            return true
-        }
-    }
-
-    /// Ends the race: returns the timer slot (the task, or `nil` if not started yet) to the
-    /// first caller, and `nil` to the others.
-    @usableFromInline
-    func finish() -> Task<Void, Never>?? {
-        state.withLock { slot in
-            defer { slot = nil }
-            return slot
-        }
     }
 }

@@ -27,7 +27,7 @@ public final class CancellationToken: Sendable, Hashable {
     @usableFromInline
     enum Target: Sendable {
         case subscription(FlowSubscription)
-        case action(Lock<CancelAction?>)
+        case action(ClosableSlot<CancelAction>)
     }
 
     /// The gate: ``cancelledBit`` once cancelled, ``endedBit`` once a flow subscription ended
@@ -48,7 +48,7 @@ public final class CancellationToken: Sendable, Hashable {
     /// ```
     @inlinable
     public init(_ action: @escaping CancelAction) {
-        target = .action(.make(action))
+        target = .action(ClosableSlot(action))
         #if DEBUG
         method = "CancellationToken(_:)"
         #endif
@@ -95,11 +95,7 @@ public final class CancellationToken: Sendable, Hashable {
         case .subscription(let subscription):
             subscription.cancel()
         case .action(let action):
-            let pending = action.withLock { action -> CancelAction? in
-                defer { action = nil }
-                return action
-            }
-            pending?()
+            action.close()??()
         }
     }
 

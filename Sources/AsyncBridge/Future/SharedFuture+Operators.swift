@@ -116,8 +116,8 @@ extension SharedFuture {
     ) -> SharedFuture<NewSuccess, NewFailure> {
         let upstream = self
         return SharedFuture<NewSuccess, NewFailure>(work: { completer in
-            // The inner future's cancel action, once there is one; `nil` state means cancelled.
-            let inner = Lock<CancelAction??>.make(.some(nil))
+            // The inner future's cancel action, once there is one; closed when cancelled.
+            let inner = ClosableSlot<CancelAction>()
             let upstreamID = upstream.subscribe { outcome in
                 guard let outcome else { return }  // this chained run was cancelled
                 switch next(outcome) {
@@ -128,21 +128,12 @@ extension SharedFuture {
                         if let outcome { completer.complete(outcome) }
                     }) else { return }
                     let cancelInner: CancelAction = { future.remove(innerID) }
-                    let cancelled = inner.withLock { slot -> Bool in
-                        guard slot != nil else { return true }
-                        slot = .some(cancelInner)
-                        return false
-                    }
-                    if cancelled { cancelInner() }
+                    if inner.fill(cancelInner) == nil { cancelInner() }  // cancelled meanwhile
                 }
             }
             return {
                 if let upstreamID { upstream.remove(upstreamID) }
-                let pending = inner.withLock { slot -> CancelAction? in
-                    defer { slot = nil }
-                    return slot ?? nil
-                }
-                pending?()
+                inner.close()??()
             }
         })
     }
