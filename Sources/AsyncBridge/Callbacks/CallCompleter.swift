@@ -104,14 +104,7 @@ struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
             return .waiting(future)
         }
         guard case .waiting(let future) = arrival, Task.isCancelled else { return arrival }
-        switch future.storage.withLock({ $0.starterLeaves(1, 1) }) {
-        case .finished(let outcome):
-            return .served(outcome)
-        case .left:
-            return .served(nil)
-        case .running:
-            preconditionFailure("Internal inconsistency: a consumer that left is still running")
-        }
+        return .served(future.firstConsumerLeavesFirstRun())
     }
 
     /// Delivers a `Result`: what completion blocks of every shape end up calling. A second call

@@ -235,6 +235,21 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         return true
     }
 
+    /// The one consumer of a future made with `init(runningFirstRun:)` leaves before it started
+    /// listening (its task was cancelled): the outcome if the run had finished, `nil` if the
+    /// consumer left it running. The future has no cancel action: the caller keeps its own.
+    @inlinable
+    func firstConsumerLeavesFirstRun() -> FutureOutcome<Success, Failure>? {
+        switch storage.withLock({ $0.starterLeaves(1, 1) }) {
+        case .finished(let outcome):
+            return outcome
+        case .left:
+            return nil
+        case .running:
+            preconditionFailure("Internal inconsistency: a consumer that left is still running")
+        }
+    }
+
     /// A consumer leaves: runs the cancel action if it was the last, then tells the consumer.
     @inlinable
     func remove(_ id: UInt64) {
