@@ -79,10 +79,10 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline var isDelivering = false
     /// The deliverer's thread, while `isDelivering`.
     @usableFromInline var deliverer: ThreadIdentity?
-    /// Events accepted while a deliverer was busy. A slot is emptied when its event is taken,
-    /// so clearing the queue under the lock never releases a value (whose `deinit` is user code).
-    @usableFromInline var queue: [Event?] = []
-    @usableFromInline var head = 0
+    /// Events accepted while a deliverer was busy, oldest first. An event leaves the queue when
+    /// it is taken, so the queue never releases a value under the lock (whose `deinit` is user
+    /// code).
+    @usableFromInline var queue = RingBuffer<Event>()
 
     @inlinable
     init(bufferSize: Int, initial: [Element], replaysAfterCompletion: Bool) {
@@ -103,7 +103,7 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
         guard completion == nil else { return (nil, nil) }
         let evicted = buffer.append(value)
         guard claim() else {
-            queue.append(.value(value))
+            enqueue(.value(value))
             return (nil, evicted)
         }
         return (subscribers.lend(), evicted)
@@ -143,31 +143,18 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
             preconditionFailure("Internal inconsistency: next() called by a thread that is not delivering")
         }
         let retired = subscribers.giveBack()
-        guard head < queue.count else {
+        guard !queue.isEmpty else {
             isDelivering = false
             deliverer = nil
-            if head > 0 { resetQueue() }
             return (.none, retired)
         }
         return (takeNext(), retired)
     }
 
-    /// Every slot of the queue has been taken (so is empty: nothing is released here).
-    @inlinable @inline(never)
-    mutating func resetQueue() {
-        queue.removeAll(keepingCapacity: true)
-        head = 0
-    }
-
     /// Takes the event at the head of the queue.
     @inlinable @inline(never)
     mutating func takeNext() -> Action {
-        guard let event = queue[head] else {
-            preconditionFailure("Internal inconsistency: a subject's queue has an empty slot ahead")
-        }
-        queue[head] = nil
-        head += 1
-        return deliver(event)
+        deliver(queue.removeFirst())
     }
 
     /// Whether `subscriber` is still waiting to join (it was not cancelled during its replay).
@@ -236,10 +223,17 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
     @inlinable
     mutating func submit(_ event: Event) -> Action {
         guard claim() else {
-            queue.append(event)
+            enqueue(event)
             return .none
         }
         return deliver(event)
+    }
+
+    /// Queues an event for the thread that is delivering: out of line, so that the common
+    /// case (nobody is delivering) stays small enough to be inlined into its callers.
+    @inlinable @inline(never)
+    mutating func enqueue(_ event: Event) {
+        queue.append(event)
     }
 
     /// The deliverer's next event, with the subscribers lent for a value or the completion.
