@@ -37,7 +37,7 @@ struct CallCompleterState<Success: Sendable, Failure: Error> {
     /// in the caller's frame, valid only in phase `starting` (and read in `completed`).
     ///
     /// Not the outcome itself: with only fixed-size fields, the buffer's unspecialised
-    /// deinitialiser needs no generic metadata lookup (about 250 instructions).
+    /// deinitialiser needs no generic metadata lookup.
     @usableFromInline let slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>>
     /// The completion was called (or released uncalled): later calls are ignored.
     @usableFromInline var called = false

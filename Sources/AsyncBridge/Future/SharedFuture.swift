@@ -167,8 +167,8 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         let completer = FutureCompleter(self, generation: generation)
         // Not `operation.map { $0.start(completer) }`: a closure returned through that generic
         // function gets reabstraction thunks, two allocations per call. Not `if let operation`
-        // either: the binding copies the operation (an outlined copy and destroy of the enum,
-        // ~75 instructions); `unsafelyUnwrapped` borrows it.
+        // either: the binding copies the operation (an outlined copy and destroy of the enum);
+        // `unsafelyUnwrapped` borrows it.
         let cancel = operation.unsafelyUnwrapped.start(completer)
         let started = withExtendedLifetime(completer) { () -> Machine.Start in
             // Completed synchronously, inside `start` on this thread: the run is finished (a
