@@ -1,18 +1,18 @@
 import AsyncBridge
 import Dispatch
 
-/// Coordination: seed 004's check-then-request authorization, and a token refresh that many
-/// requests need at once.
+/// Coordination: check-then-request authorization (check the permission's status, ask only
+/// when it is not determined), and a token refresh that many requests need at once.
 enum CoordinationScenarios {
     static func run() async throws {
-        try await seed004Authorization()
+        try await authorization()
         try await tokenRefresh()
     }
 
-    // MARK: Seed 004: check, then request, once
+    // MARK: Check, then request, once
 
-    static func seed004Authorization() async throws {
-        section("Seed 004: check-then-request authorization (AuthorizationGate)")
+    static func authorization() async throws {
+        section("Check-then-request authorization (AuthorizationGate)")
         let contacts = SimulatedContactsPermission()
         let gate = AuthorizationGate(
             status: { contacts.status },

@@ -1,7 +1,7 @@
 import Foundation
 
-/// `swift run asyncbridge-demo [sub-command]`: every bridge, shown on the seeds' scenarios and
-/// a simulated completion-block API. With no sub-command, every part runs, `feed` last.
+/// `swift run asyncbridge-demo [sub-command]`: every bridge, shown on a view model's scenarios
+/// over a simulated completion-block API. With no sub-command, every part runs, `feed` last.
 @main
 struct Demo {
     /// One group of scenarios: `asyncbridge-demo <name>` runs it alone.
@@ -13,7 +13,7 @@ struct Demo {
 
     static let parts = [
         Part(name: "callbacks", summary: "completion blocks ⇄ async/await, SharedFuture and Result; cancelling a request; a completion called twice", run: OneShotBridges.run),
-        Part(name: "flows", summary: "the seeds' Flow scenarios; Flow ⇄ async/await (values, firstValue, Flow(asyncSequence), Flow { async }); BroadcastChannel; receive(on: MainActor.shared); cancelling a Flow and a values loop", run: FlowScenarios.run),
+        Part(name: "flows", summary: "user → group, flatMap(weak:), an action relay, serialised requests; Flow ⇄ async/await (values, firstValue, Flow(asyncSequence), Flow { async }); BroadcastChannel; receive(on: MainActor.shared); cancelling a Flow and a values loop", run: FlowScenarios.run),
         Part(name: "observing", summary: "an @Observable model (on the main actor, and changed from several threads) and NotificationCenter as flows", run: ObservingScenarios.run),
         Part(name: "time", summary: "withTimeout, withRetry, and the Flow operators debounce, throttle, delay and timeout, on the real clock (milliseconds)", run: TimeScenarios.run),
         Part(name: "coordination", summary: "AuthorizationGate (one permission prompt for many screens), SingleFlight (one token refresh for many requests)", run: CoordinationScenarios.run),

@@ -1,7 +1,7 @@
 import Foundation
 import GitFeed
 
-/// `asyncbridge-demo feed [--url URL] [--store PATH]`: seed 002's GitFeed end to end (see
+/// `asyncbridge-demo feed [--url URL] [--store PATH]`: the GitFeed app end to end (see
 /// `FeedTool` in the GitFeed target, which holds the parsing and the error handling).
 enum FeedCommand {
     /// Runs the command with the arguments after `feed`; returns the exit code.

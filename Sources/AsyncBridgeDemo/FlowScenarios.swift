@@ -1,13 +1,13 @@
 import AsyncBridge
 import Dispatch
 
-/// The seeds' stream scenarios, end to end; then Flow ⇄ async/await.
+/// Stream scenarios of a view model over a completion-block API, end to end; then Flow ⇄ async/await.
 enum FlowScenarios {
     static func run() async throws {
-        try await seed001UserThenGroup()
-        try await seed000WeakFlatMap()
-        try await seed003ActionRelay()
-        try await seed004SerialisedRequests()
+        try await userThenGroup()
+        try await weakFlatMap()
+        try await actionRelay()
+        try await serialisedRequests()
         try await FlowAsyncScenarios.run()
     }
 
@@ -29,10 +29,10 @@ enum FlowScenarios {
         }
     }
 
-    // MARK: Seed 001: user → group, one request each
+    // MARK: A completion-block API as flows: user → group, one request each
 
-    static func seed001UserThenGroup() async throws {
-        section("Seed 001: user → group with flatMapLatest and share(replay: 1)")
+    static func userThenGroup() async throws {
+        section("Completion blocks as flows: user → group with flatMapLatest and share(replay: 1)")
         let manager = UserManager.shared
         let before = manager.requestCount
         let user = Flow { manager.getUser(withUserID: "u2", completion: $0) }.share(replay: 1)
@@ -46,7 +46,7 @@ enum FlowScenarios {
         print("requests sent: \(manager.requestCount - before) (one user, one group)")
     }
 
-    // MARK: Seed 000: login → posts without retaining the view model
+    // MARK: Login → posts without retaining the view model
 
     final class LoginViewModel: Sendable {
         func loadPosts(for user: User) -> Flow<[String], APIError> {
@@ -58,8 +58,8 @@ enum FlowScenarios {
         Flow { UserManager.shared.getUser(withUserID: username, completion: $0) }
     }
 
-    static func seed000WeakFlatMap() async throws {
-        section("Seed 000: login → posts with flatMap(weak:)")
+    static func weakFlatMap() async throws {
+        section("Login → posts with flatMap(weak:): the view model is not retained")
         var model: LoginViewModel? = LoginViewModel()
         try await drain(login(username: "u1").flatMap(weak: model!) { model, user in model.loadPosts(for: user) }, as: "posts") {
             list($0)
@@ -72,10 +72,10 @@ enum FlowScenarios {
         print("  (nothing: the owner is gone, so no posts were loaded)")
     }
 
-    // MARK: Seed 003: a switch bound to an API through a bidirectional relay
+    // MARK: An action relay: a switch bound to an API through a bidirectional relay
 
-    static func seed003ActionRelay() async throws {
-        section("Seed 003: a switch and an API bound through a bidirectional relay")
+    static func actionRelay() async throws {
+        section("Action relay: a switch and an API bound through a bidirectional relay")
         let relay = BidirectionalLatestValueRelay(value: false)
         let apiCalls = RequestLog()
         let bag = CancellationBag()
@@ -98,10 +98,10 @@ enum FlowScenarios {
         print("API calls: \(apiCalls.count); the switch was updated \(shown.count) times (initial + answer)")
     }
 
-    // MARK: Seed 004: requests one at a time; a failure does not end the stream
+    // MARK: Requests one at a time; a failure does not end the stream
 
-    static func seed004SerialisedRequests() async throws {
-        section("Seed 004: concatMap serialises requests; asResult() keeps one failure from ending them")
+    static func serialisedRequests() async throws {
+        section("concatMap serialises requests; asResult() keeps one failure from ending them")
         let manager = UserManager.shared
         let ids = Flow<String, Never>.sequence(["u1", "nobody", "u3"])
         let results = ids.concatMap { id in

@@ -1,7 +1,8 @@
 import Dispatch
 
-/// Seed 001's completion-block `UserManager`: a networking layer that answers after a
-/// simulated latency on a dispatch queue, with a request handle that can be cancelled.
+/// A completion-block `UserManager` (`getUser(withUserID:completion:)`,
+/// `getUsers(withGroupID:completion:)`): a networking layer that answers after a simulated
+/// latency on a dispatch queue, with a request handle that can be cancelled.
 struct User: Sendable, CustomStringConvertible {
     let id: String
     let name: String

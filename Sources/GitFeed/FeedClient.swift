@@ -4,7 +4,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// An HTTP response as the feed chain passes it on: seed 002's `(HTTPURLResponse, Data)`.
+/// An HTTP response as the feed chain passes it on: the `(HTTPURLResponse, Data)` of RxCocoa's
+/// `URLSession.rx.response(request:)`.
 ///
 /// ```swift
 /// let response = try await client.refresh().response.firstValue
@@ -30,8 +31,8 @@ public struct FeedResponse: Sendable, Equatable {
     }
 }
 
-/// One refresh of the feed as seed 002 writes it: a shared response, and the new events made
-/// from it.
+/// One refresh of the feed, as RxSwift's GitFeed writes it: a shared response, and the new
+/// events made from it.
 ///
 /// Nothing is sent until something subscribes to `response` or `newEvents`; then one request
 /// goes out, which every subscriber of either shares.
@@ -45,16 +46,16 @@ public struct FeedRefresh: Sendable {
     /// The request's response: `map` (the request, with `If-Modified-Since`) → `flatMap`
     /// (wait for `URLSession`) → `share(replay: 1, scope: .forever)`.
     ///
-    /// The seed's `shareReplay(1)` takes the `.forever` scope. RxSwift implements the
-    /// deprecated `shareReplay(n)` as `share(replay: n, scope: .forever)`, and its deprecation
-    /// message says: "In case old 3.x behavior of `shareReplay` is required please use
-    /// `share(replay: 1, scope: .forever)` instead." `.forever` is also what the seed's
-    /// reasoning needs: the response completes, and a subscriber that comes after that must get
-    /// the stored response, not start an identical request. With `.whileConnected` (the
-    /// default here and in RxSwift, which the message's "suggested replacement"
-    /// `share(replay: 1)` takes) a subscriber after the completion reconnects and sends the
-    /// request again. Combine's `share()` does not replay: a late subscriber gets only the
-    /// completion.
+    /// RxSwift's GitFeed, written for RxSwift 3, shares the response with `shareReplay(1)`,
+    /// which takes the `.forever` scope. RxSwift implements the deprecated `shareReplay(n)` as
+    /// `share(replay: n, scope: .forever)`, and its deprecation message says: "In case old 3.x
+    /// behavior of `shareReplay` is required please use `share(replay: 1, scope: .forever)`
+    /// instead." `.forever` is also what sharing the response is for: the response completes,
+    /// and a subscriber that comes after that must get the stored response, not start an
+    /// identical request. With `.whileConnected` (the default here and in RxSwift, which the
+    /// message's "suggested replacement" `share(replay: 1)` takes) a subscriber after the
+    /// completion reconnects and sends the request again. Combine's `share()` does not replay:
+    /// a late subscriber gets only the completion.
     ///
     /// ```swift
     /// let lastModified = try await client.refresh().response.firstValue.lastModified
@@ -72,7 +73,7 @@ public struct FeedRefresh: Sendable {
     /// nothing, the store keeping one event per id). It fails only when no response came (a ``FeedError``
     /// `.requestFailed`, or the store could not be read or written).
     ///
-    /// RxSwift and Combine: the seed's chain of `filter` and `map` on the shared response.
+    /// RxSwift and Combine: the same chain of `filter` and `map` on the shared response.
     ///
     /// ```swift
     /// let token = client.refresh().newEvents.subscribe(onValue: { print($0) }, onCompletion: { print($0) })
@@ -80,14 +81,14 @@ public struct FeedRefresh: Sendable {
     public let newEvents: Flow<[FeedEvent], any Error>
 }
 
-/// Seed 002's GitFeed: fetches a repository's events over `URLSession`'s completion-block API,
+/// GitFeed's client: fetches a repository's events over `URLSession`'s completion-block API,
 /// bridged by AsyncBridge, and keeps them on disk; each refresh sends the stored `Last-Modified`
 /// as `If-Modified-Since`, so a feed that has not changed answers `304 Not Modified` and
 /// nothing is downloaded or stored again.
 ///
-/// The chain is written twice: as a `Flow` (``refresh()``, ``refreshes(on:)``), the seed's
-/// RxSwift shape, and as async/await (``fetchNewEvents()``); both send the same request and
-/// keep and store the same events. Cancelling either (the subscription, or the awaiting task)
+/// The chain is written twice: as a `Flow` (``refresh()``, ``refreshes(on:)``), the shape
+/// RxSwift's GitFeed has, and as async/await (``fetchNewEvents()``); both send the same request
+/// and keep and store the same events. Cancelling either (the subscription, or the awaiting task)
 /// cancels the `URLSessionTask`. (RxSwift's GitFeed does this in its `ActivityController`
 /// with `URLSession.rx.response`; with Combine it would be `dataTaskPublisher`.)
 ///
@@ -132,10 +133,10 @@ public final class FeedClient: Sendable {
         if ownsSession { session.finishTasksAndInvalidate() }
     }
 
-    /// One refresh, as a `Flow`: seed 002's chain (see ``FeedRefresh``). Each call makes a new
+    /// One refresh, as a `Flow`: the chain of ``FeedRefresh``. Each call makes a new
     /// shared request; nothing is sent until it is subscribed to.
     ///
-    /// RxSwift: the seed's `Observable.from([repo]).map(…).flatMap { URLSession.shared.rx.response(request: $0) }.shareReplay(1)`;
+    /// RxSwift: `Observable.from([repo]).map(…).flatMap { URLSession.shared.rx.response(request: $0) }.shareReplay(1)`;
     /// Combine: `Just(url).map(…).flatMap { session.dataTaskPublisher(for: $0) }.share()`.
     ///
     /// ```swift
@@ -184,7 +185,7 @@ public final class FeedClient: Sendable {
     /// `CancellationError`. Otherwise it throws a ``FeedError`` (no response, or the store
     /// failed).
     ///
-    /// RxSwift 6: the seed's chain as a `Single`, awaited with `try await single.value`;
+    /// RxSwift 6: the same chain as a `Single`, awaited with `try await single.value`;
     /// Combine: the chain on `dataTaskPublisher(for:)`, awaited with `for try await … in publisher.values`.
     ///
     /// ```swift

@@ -5,8 +5,8 @@ import FoundationNetworking
 
 /// Why a GitFeed refresh, store or command failed; its `description` is one line for a user.
 ///
-/// An HTTP error status is not a `FeedError`: as in seed 002, a refresh filters it out (the
-/// chain keeps 2xx responses only), so one bad answer does not end a stream of refreshes.
+/// An HTTP error status is not a `FeedError`: a refresh filters it out (the chain keeps 2xx
+/// responses only), so one bad answer does not end a stream of refreshes.
 ///
 /// ```swift
 /// do { _ = try await client.fetchNewEvents() } catch let error as FeedError { print(error) }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One event of a repository's activity feed, as GitFeed stores and shows it: seed 002's
+/// One event of a repository's activity feed, as GitFeed stores and shows it: the app's
 /// `Event` model.
 ///
 /// Made from the GitHub events API's JSON (`GET /repos/{owner}/{repo}/events`) by the chain's
@@ -61,7 +61,7 @@ struct GitHubEvent: Decodable, Sendable {
     var createdAt: String?
 
     /// The chain's "decode JSON" step: the events of a response body, or none when the body is
-    /// not a JSON array of events (malformed JSON, an error object). As in the seed, which
+    /// not a JSON array of events (malformed JSON, an error object), as RxSwift's GitFeed
     /// returns `[]` when `JSONSerialization` fails: a bad body is an empty result, not a crash
     /// and not a failure that would end a stream of refreshes.
     static func decodeList(from data: Data) -> [GitHubEvent] {

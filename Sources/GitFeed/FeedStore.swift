@@ -3,8 +3,8 @@ import Foundation
 /// What a ``FeedStore`` holds: the events, newest first, and the `Last-Modified` header of the
 /// response they came with, sent back as `If-Modified-Since` by the next refresh.
 ///
-/// Seed 002 keeps these in two files (`events.plist` and the `Last-Modified` string); GitFeed
-/// keeps them in one JSON file, written atomically, so they never disagree.
+/// RxSwift's GitFeed keeps these in two files (`events.plist` and the `Last-Modified` string);
+/// this one keeps them in one JSON file, written atomically, so they never disagree.
 ///
 /// ```swift
 /// let snapshot = try store.load()
@@ -30,8 +30,8 @@ public struct FeedSnapshot: Codable, Sendable, Equatable {
 /// The chain's "persist to disk" step: a JSON file holding a ``FeedSnapshot``.
 ///
 /// A missing file reads as an empty snapshot. `save(_:lastModified:)` puts the new events
-/// first, keeps one event per id and at most `capacity` events (seed 002 keeps 50), and
-/// replaces the file atomically; concurrent saves are serialised.
+/// first, keeps one event per id and at most `capacity` events (50 by default, as many as
+/// RxSwift's GitFeed keeps), and replaces the file atomically; concurrent saves are serialised.
 ///
 /// ```swift
 /// let store = FeedStore(fileURL: URL(fileURLWithPath: "/tmp/events.json"))

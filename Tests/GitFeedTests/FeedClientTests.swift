@@ -3,7 +3,7 @@ import Foundation
 import GitFeed
 import Testing
 
-@Suite("GitFeed: seed 002's feed over URLSession, as a Flow and as async/await", .timeLimit(.minutes(1)))
+@Suite("GitFeed: a repository's event feed over URLSession, as a Flow and as async/await", .timeLimit(.minutes(1)))
 struct FeedClientTests {
     @Test("The first fetch stores the events and the Last-Modified header", arguments: Chain.allCases)
     func firstFetchStoresEventsAndLastModified(chain: Chain) async throws {

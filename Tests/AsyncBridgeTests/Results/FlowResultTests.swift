@@ -26,7 +26,8 @@ struct FlowResultTests {
         #expect(recorder.events == [.value(.success("a"))])
     }
 
-    /// Seed 004's "failing without terminating": one bad URL among three.
+    /// Failing without terminating: one bad URL among three inside `flatMap`; its failure
+    /// arrives as a value, and the request after it still runs.
     @Test func aFailingRequestInsideFlatMapDoesNotEndTheStream() {
         @Sendable func fetch(_ url: String) -> Flow<String, TestError> {
             url.contains("apethh") ? .fail(TestError(code: 404)) : .just("data of \(url)")

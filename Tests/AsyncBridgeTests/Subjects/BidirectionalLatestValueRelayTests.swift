@@ -16,7 +16,8 @@ struct BidirectionalBehaviorRelayTests {
         #expect(FlowRecorder(relay.view.flow).values == ["saved"], "the view's own input is not its state")
     }
 
-    /// Seed 003's "Action Relay": a switch bound to an API call, whose result sets the switch.
+    /// An action relay: a switch bound to an API call, whose result sets the switch (without
+    /// calling the API again).
     @Test func aSwitchBoundToAnAPICallCallsItExactlyOnce() {
         let relay = BidirectionalLatestValueRelay(value: false)
         let control = RelayTestSwitch(isOn: true)  // stale until the relay says otherwise

@@ -62,8 +62,8 @@ enum SubjectKind: String, CaseIterable, Sendable {
     }
 }
 
-/// Seed 003's switch: a user flipping it is an event (`userChanges`); assigning `isOn` from
-/// code is not (as a `ControlProperty` does not emit for a programmatic change).
+/// A switch as RxCocoa sees it: a user flipping it is an event (`userChanges`); assigning `isOn`
+/// from code is not (as a `ControlProperty` does not emit for a programmatic change).
 final class RelayTestSwitch: Sendable {
     private let state = Box(false)
     /// What the user did, and only that.
