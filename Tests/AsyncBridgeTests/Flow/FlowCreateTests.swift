@@ -147,7 +147,7 @@ struct FlowCreateTests {
         #expect(seen.value == [1])
     }
 
-    @Test func aResultEndsTheFlowLikeSeed001sCreateFrom() {
+    @Test func aResultEndsTheFlowWithOneValueOrTheFailure() {
         let success = FlowRecorder(Flow<Int, TestError>.create { $0.sendLast(.success(4)) })
         let failure = FlowRecorder(Flow<Int, TestError>.create { $0.sendLast(.failure(TestError(code: 4))) })
         #expect(success.events == [.value(4), .finished])
