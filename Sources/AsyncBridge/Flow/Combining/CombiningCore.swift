@@ -57,13 +57,13 @@ struct CombineLatestStateMachine<Sources: CombiningSources>: CombiningStateMachi
     @inlinable
     var sourceCount: Int { sources.count }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func received(_ value: Sources.Value) -> CombiningAction<Sources.Combined> {
         if sources.keepLatest(value) { missing -= 1 }
         return missing == 0 ? .send(sources.latest, thenFinish: false) : .none
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func finished(at index: Int) -> CombiningAction<Sources.Combined> {
         finishedCount += 1
         return finishedCount == sources.count || !sources.hasLatest(at: index) ? .finish : .none
@@ -98,7 +98,7 @@ struct ZipStateMachine<Sources: CombiningSources>: CombiningStateMachine {
     @inlinable
     var sourceCount: Int { sources.count }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func received(_ value: Sources.Value) -> CombiningAction<Sources.Combined> {
         let index = sources.enqueue(value)
         if available[index] == 0 { emptyCount -= 1 }
@@ -106,7 +106,7 @@ struct ZipStateMachine<Sources: CombiningSources>: CombiningStateMachine {
         return next()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func finished(at index: Int) -> CombiningAction<Sources.Combined> {
         isFinished[index] = true
         if available[index] == 0 { isExhausted = true }
@@ -114,7 +114,7 @@ struct ZipStateMachine<Sources: CombiningSources>: CombiningStateMachine {
     }
 
     /// The combination now complete, if any, and whether the flow ends.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func next() -> CombiningAction<Sources.Combined> {
         guard emptyCount == 0, !available.isEmpty else { return isExhausted ? .finish : .none }
         let combined = sources.dequeue()
