@@ -128,7 +128,7 @@ struct CombiningCoreTests: ManualSourcesSuite {
 /// The combining forms of this file, built around a closure that captures a tracked object,
 /// release it and their sources after completion and after cancellation.
 @Suite("Flow: combining many releases what it holds", .timeLimit(.minutes(1)))
-struct FlowCombiningManyLeakTests {
+struct CombiningLeakTests {
     static let operators: [LeakCheckedOperator] = [
         ("combineLatest(_:_:_:)", { flow, t in Flow.combineLatest(flow, .just(1), .just(2)).map { _ = t; return $0.0 } }),
         ("combineLatest transform", { flow, t in flow.combineLatest(.just(1), .just(2)) { _ = t; return $0 + $1 + $2 } }),
