@@ -8,7 +8,7 @@ import OpenCombine
 enum DocumentedDifference: String, CaseIterable, Sendable {
     /// `combineLatest` (every arity and form) finishes as soon as a source finishes without
     /// having sent a value, since no output can come; Combine's finishes only once every source
-    /// has finished. Flow+Combining.swift; Migration.md, "Where RxSwift and Combine disagree".
+    /// has finished. Flow/Combining/Flow+CombineLatest.swift; Migration.md, "Where RxSwift and Combine disagree".
     case combineLatestFinishesWhenASourceEndsEmpty
     /// `prefix(untilOutputFrom:)` fails when its trigger fails before sending a value, as
     /// RxSwift's `take(until:)`; Combine ignores the trigger's completion, failure included.
