@@ -238,7 +238,7 @@ struct ConsumerBufferStateMachineTests {
     @Test(arguments: limits)
     func everySequenceOfUpToSevenInputs(limit: BufferLimit) async {
         let run = await returning { runEverySequence(over: Input.allCases, upTo: 7) { Driver(limit: limit) } }
-        let counts = [".unbounded": 86_134, ".newest(0)": 83_928, ".newest(1)": 86_048, ".oldest(1)": 86_048, ".oldest(2)": 86_220, ".blocking(1)": 82_553]
+        let counts = ["unbounded": 86_134, "newest(0)": 83_928, "newest(1)": 86_048, "oldest(1)": 86_048, "oldest(2)": 86_220, "blocking(1)": 82_553]
         #expect(run.record() == counts["\(limit)"])
     }
 }
