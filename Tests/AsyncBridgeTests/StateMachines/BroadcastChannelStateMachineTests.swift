@@ -79,7 +79,7 @@ struct BroadcastChannelStateMachineTests {
                 waiters += 1
                 let waiter = waiters
                 let installation = machine.withConsumer(id) {
-                    $0.install(unsafeBitCast(UnsafeRawPointer(bitPattern: waiter * 16)!, to: Machine.Consumer.Waiter.self))
+                    $0.install(standInContinuation(waiter))
                 }
                 switch installation {
                 case .installed: waiting[name] = waiter
@@ -109,7 +109,7 @@ struct BroadcastChannelStateMachineTests {
         }
 
         mutating func resumed(_ waiter: Machine.Consumer.Waiter, with event: String) throws(Violation) {
-            let id = unsafeBitCast(waiter, to: Int.self) / 16
+            let id = standInID(waiter)
             handedBack[id, default: 0] += 1
             try require(handedBack[id] == 1, "waiter w\(id) handed back \(handedBack[id]!) times")
             guard let name = waiting.first(where: { $0.value == id })?.key else {

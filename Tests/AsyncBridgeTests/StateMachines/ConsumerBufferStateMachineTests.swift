@@ -97,7 +97,7 @@ struct ConsumerBufferStateMachineTests {
                 guard waiter == nil else { return false }
                 waiters += 1
                 let id = waiters
-                switch machine.install(unsafeBitCast(UnsafeRawPointer(bitPattern: id * 16)!, to: Machine.Waiter.self)) {
+                switch machine.install(standInContinuation(id)) {
                 case .installed:
                     try require(phase == .receiving && buffer.isEmpty, "installed, but \(phase) with \(buffer.count) buffered")
                     waiter = id
@@ -159,7 +159,7 @@ struct ConsumerBufferStateMachineTests {
             let found: String
             switch action {
             case .none: found = "none"
-            case .resume(let waiter, let value): found = "resume(w\(unsafeBitCast(waiter, to: Int.self) / 16), \(value))"
+            case .resume(let waiter, let value): found = "resume(w\(standInID(waiter)), \(value))"
             case .drop(let value): found = "drop(\(value))"
             case .stop: found = "stop"
             case .hold(let semaphore):
@@ -193,7 +193,7 @@ struct ConsumerBufferStateMachineTests {
         }
 
         mutating func handBack(_ waiter: Machine.Waiter?, expected: Int) throws(Violation) {
-            let id = waiter.map { unsafeBitCast($0, to: Int.self) / 16 }
+            let id = waiter.map(standInID)
             try require(id == expected, "handed back waiter \(String(describing: id)), expected w\(expected)")
             handedBackWaiters[expected, default: 0] += 1
         }

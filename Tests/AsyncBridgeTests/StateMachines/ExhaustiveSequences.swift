@@ -132,3 +132,15 @@ private func replay<Driver: SequenceDriver>(
         throw Violation(description: "at the end: \(error)")
     }
 }
+
+/// A stand-in for a continuation, told apart by `id`, for a machine that only keeps and hands
+/// back continuations: never to be resumed. Its address is above the first page, where no
+/// enum mistakes it for one of its other cases.
+func standInContinuation<T>(_ id: Int) -> UnsafeContinuation<T, Never> {
+    unsafeBitCast(UnsafeRawPointer(bitPattern: 0x10_0000 + id * 16)!, to: UnsafeContinuation<T, Never>.self)
+}
+
+/// The `id` of a continuation made by ``standInContinuation(_:)``.
+func standInID<T>(_ continuation: UnsafeContinuation<T, Never>) -> Int {
+    (unsafeBitCast(continuation, to: Int.self) - 0x10_0000) / 16
+}
