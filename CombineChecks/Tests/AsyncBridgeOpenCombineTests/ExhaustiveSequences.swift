@@ -1,0 +1,1 @@
+../../../Tests/AsyncBridgeTests/StateMachines/ExhaustiveSequences.swift
