@@ -18,6 +18,10 @@ import OpenCombine
 /// itself; OpenCombine's `flatMap(maxPublishers:)` asks its upstream for no more, so the peer
 /// queues them in a `buffer(size:prefetch: .byRequest, whenFull:)` before it, the lossless
 /// Combine spelling (without it, values that a subject sends meanwhile are dropped).
+///
+/// The `-live` rows are the same shapes with a fresh subject as each inner (`LiveSubject`;
+/// OpenCombine's `PassthroughSubject`), as a screen that switches requests makes them: they add
+/// the subject's making, subscribe and cancel to the operator's own cost.
 let innerLifecycleCases: [BenchmarkCase] = [
     BenchmarkCase(
         id: "flatmap-latest-switch",
@@ -26,6 +30,22 @@ let innerLifecycleCases: [BenchmarkCase] = [
         allocations: .counted,
         ours: flowFlatMapLatestSwitch,
         peerBody: openCombineSwitchToLatestSwitch
+    ),
+    BenchmarkCase(
+        id: "flatmap-latest-switch-live",
+        peer: "OpenCombine map + switchToLatest, PassthroughSubject inners",
+        ratio: .speedup(atLeast: 2),
+        allocations: .counted,
+        ours: flowFlatMapLatestSwitchLive,
+        peerBody: openCombineSwitchToLatestSwitchLive
+    ),
+    BenchmarkCase(
+        id: "flatmap-open-inners-10-live",
+        peer: "OpenCombine buffer + flatMap(maxPublishers: .max(10)), PassthroughSubject inners",
+        ratio: .speedup(atLeast: 2),
+        allocations: .counted,
+        ours: { try await flowFlatMapOpenLiveInners($0, maxConcurrent: 10) },
+        peerBody: { try await openCombineFlatMapOpenLiveInners($0, maxPublishers: .max(10)) }
     ),
 ] + [("1", 1), ("10", 10), ("unlimited", Int.max)].map { name, limit in
     let maxPublishers: Subscribers.Demand = limit == .max ? .unlimited : .max(limit)
@@ -106,6 +126,60 @@ func openCombineFlatMapOpenInners(_ iterations: Int, maxPublishers: Subscribers.
                 .flatMap(maxPublishers: maxPublishers, map)
                 .sink(receiveValue: sink)
         }
+        cancellable.cancel()
+    }
+}
+
+// MARK: flatmap-latest-switch-live, flatmap-open-inners-10-live
+
+/// `iterations` switches, each to a fresh subject's flow that stays open until replaced.
+func flowFlatMapLatestSwitchLive(_ iterations: Int) async throws {
+    let outer = LiveSubject<Int, Never>()
+    let transform = opaque { $0 &* 3 }
+    let token = outer.flow
+        .flatMapLatest { blackHole(transform($0)); return LiveSubject<Int, Never>().flow }
+        .subscribe(onValue: opaque { blackHole($0) }, onCompletion: { _ in })
+    for value in 0..<opaque(iterations) { outer.send(value) }
+    token.cancel()
+}
+
+func openCombineSwitchToLatestSwitchLive(_ iterations: Int) async throws {
+    let outer = PassthroughSubject<Int, Never>()
+    let transform = opaque { $0 &* 3 }
+    let cancellable = outer
+        .map { blackHole(transform($0)); return PassthroughSubject<Int, Never>() }
+        .switchToLatest()
+        .sink(receiveValue: opaque { blackHole($0) })
+    for value in 0..<opaque(iterations) { outer.send(value) }
+    cancellable.cancel()
+}
+
+/// `flowFlatMapOpenInners` with a fresh subject's flow as each inner.
+func flowFlatMapOpenLiveInners(_ iterations: Int, maxConcurrent: Int) async throws {
+    let transform = opaque { $0 &* 3 }
+    let sink = opaque { blackHole($0) }
+    let batch = opaque(openInnersBatch)
+    for _ in 0..<max(1, iterations / openInnersBatch) {
+        let token = Flow<Int, Never>.sequence(0..<batch)
+            .flatMap(maxConcurrent: maxConcurrent) { blackHole(transform($0)); return LiveSubject<Int, Never>().flow }
+            .subscribe(onValue: sink, onCompletion: { _ in })
+        token.cancel()
+    }
+}
+
+func openCombineFlatMapOpenLiveInners(_ iterations: Int, maxPublishers: Subscribers.Demand) async throws {
+    let transform = opaque { $0 &* 3 }
+    let sink = opaque { blackHole($0) }
+    let batch = opaque(openInnersBatch)
+    let map = { (value: Int) -> PassthroughSubject<Int, Never> in
+        blackHole(transform(value))
+        return PassthroughSubject<Int, Never>()
+    }
+    for _ in 0..<max(1, iterations / openInnersBatch) {
+        let cancellable = (0..<batch).publisher
+            .buffer(size: .max, prefetch: .byRequest, whenFull: .dropNewest)
+            .flatMap(maxPublishers: maxPublishers, map)
+            .sink(receiveValue: sink)
         cancellable.cancel()
     }
 }
