@@ -226,7 +226,7 @@ struct SubjectStateMachineTests {
             guard work == nil else { return Array(markers.values) }
             // The deliverer is done: everyone got what it was owed, and the queue is empty.
             for (name, got) in received { try require(got == expected[name], "\(name) got \(got), owed \(expected[name]!)") }
-            try require(machine.queue[machine.head...].allSatisfy { $0 == nil }, "events left in the queue")
+            try require(machine.queue.isEmpty, "events left in the queue")
             // (One registered and not subscribed yet is still held by its owner, the driver.)
             for name in cancelled where registered[name] == nil {
                 try require(markers[name]?.object == nil, "\(name) is still held after it was cancelled")
