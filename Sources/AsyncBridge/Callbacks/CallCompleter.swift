@@ -1,19 +1,8 @@
-// The completion side of one `withCompletion` call.
-//
-// A `withCompletion` call has one consumer, its caller, and most completion blocks of that
-// shape are either called while the operation starts (a cache hit, a validation failure) or
-// much later on another thread. The completer is built for both:
-//
-// - while the operation starts, a completion is kept in the caller's frame (the caller is
-//   inside the operation, so its frame is there) and the caller takes it when the operation
-//   returns: one allocation for the whole call, the completer, and no `SharedFuture`;
-// - when the operation returns without having completed, the caller makes a running
-//   `SharedFuture` and waits on it; the completer forwards the completion to it. (The operation's
-//   cancel action stays with the caller, who runs it where it called: `SharedFuture.bridge`.)
-//
-// The completer is what the completion blocks handed to the API capture, and nothing else
-// keeps it once the operation has returned: when it is released without having been called,
-// the call ends with `AsyncBridgeError.completionNeverCalled` instead of hanging.
+// The completion side of one `withCompletion` call. A completion while the operation starts
+// is kept in the caller's frame (one allocation, no `SharedFuture`); otherwise the caller waits
+// on a running `SharedFuture` the completer forwards to. Only the completion blocks keep the
+// completer once the operation returned, so releasing them uncalled ends the call with
+// `completionNeverCalled`.
 
 /// What one call's completer knows, under its mutex.
 @usableFromInline
@@ -90,11 +79,9 @@ struct CallCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
     /// otherwise the caller gets a running future to wait on, unless its task was cancelled
     /// while the operation was starting: then it leaves at once (`.served(nil)`).
     ///
-    /// The future is made under the completer's lock, so that a completion cannot fall between
-    /// the check and the hand-over. Unlike `SharedFuture`'s runs, a completion on the caller's own
-    /// thread is read under the lock too: reading it without (as `FutureCompleter` does) is
-    /// sound, but the thread sanitizer reports it against a second call's critical section,
-    /// which covers the whole state.
+    /// The future is made under the lock, so a completion cannot fall between the check and the
+    /// hand-over; a same-thread completion is read under the lock too, to keep the thread
+    /// sanitizer quiet.
     @inlinable
     func started() -> Arrival {
         let arrival = buffer.withLock { state -> Arrival in

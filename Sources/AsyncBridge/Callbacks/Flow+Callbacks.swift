@@ -1,35 +1,20 @@
-// Completion blocks of every common shape → `Flow`: one value then finished, or a failure.
-// RxSwift's hand-written `Observable.create` over a callback, without the boilerplate. Each
-// subscription makes its own call (a `Flow` is cold); `share(replay: 1)` shares one.
-//
-// The shapes and their overload rules are those of `SharedFuture`'s initialisers (see
-// `SharedFuture+Callbacks.swift`: the body picks the shape; the cancellable forms, which return a
-// `CancelAction` that runs when the subscription is cancelled first, are disfavored so that a
-// body of several statements without `return` is the plain one).
-//
-// A block released without being called fails the flow with
-// `AsyncBridgeError.completionNeverCalled` where `Failure` can hold it (`any Error`), as
-// `withCompletion` throws it; a typed `Failure` or `Never` cannot, so the flow finishes without
-// a value (the rule of `Flow(_ future:)`). Each initialiser says which it is, and the misuse
-// report (debug builds) says which happened, naming the initialiser's call site.
+// Completion blocks of every common shape → `Flow`: one value then finished, or a failure; one
+// call per subscription. The cancellable forms are disfavored so that a body of several
+// statements without `return` is the plain one. A dropped block fails the flow where `Failure`
+// is `any Error`, and finishes it without a value otherwise.
 
 extension Flow where Element: Sendable {
     /// One call of a `(Result<Element, Failure>) -> Void` completion-block API per subscription.
     ///
-    /// Dropped completion: a block released without being called fails the flow with
-    /// ``AsyncBridgeError/completionNeverCalled`` when `Failure` is `any Error`. A typed
-    /// `Failure` cannot carry that error, so the flow then **finishes without a value**
-    /// (`firstValue` throws ``AsyncBridgeError/noValue``): a consumer that waits for a value or
-    /// a failure should handle the finish too. Debug builds report it (``MisuseReport``).
-    ///
-    /// RxSwift: `Observable.create` calling `onNext` then `onCompleted`; Combine:
-    /// `Deferred { Future { … } }`.
-    ///
     /// ```swift
-    /// func getUser(id: Int) -> Flow<User, APIError> {
-    ///     Flow { api.getUser(id: id, completion: $0) }
-    /// }
+    /// let user: Flow<User, APIError> = Flow { api.getUser(id: 42, completion: $0) }
     /// ```
+    ///
+    /// RxSwift: `Observable.create`; Combine: `Deferred { Future { … } }`.
+    ///
+    /// A block released without being called fails the flow with
+    /// ``AsyncBridgeError/completionNeverCalled`` when `Failure` is `any Error`; with a typed
+    /// `Failure` the flow finishes without a value. Debug builds report it (``MisuseReport``).
     @inlinable
     public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Element, Failure>) -> Void) -> Void) {
         self = .deferred { Flow(SharedFuture(operation: .result(body), bridge: .flow, fileID: fileID, line: line)) }
@@ -54,8 +39,7 @@ extension Flow where Element: Sendable {
 extension Flow where Element: Sendable, Failure == any Error {
     /// One call of a `(Element?, Error?) -> Void` completion-block API per subscription.
     ///
-    /// Dropped completion: a block released without being called fails the flow with
-    /// ``AsyncBridgeError/completionNeverCalled`` (reported in debug builds, ``MisuseReport``).
+    /// A dropped block fails the flow with ``AsyncBridgeError/completionNeverCalled``.
     ///
     /// ```swift
     /// let data = Flow { legacy.fetchData(completion: $0) }   // Flow<Data, any Error>
@@ -84,8 +68,7 @@ extension Flow where Element: Sendable, Failure == any Error {
 extension Flow where Element == Void, Failure == any Error {
     /// One call of an `(Error?) -> Void` completion-block API per subscription.
     ///
-    /// Dropped completion: a block released without being called fails the flow with
-    /// ``AsyncBridgeError/completionNeverCalled`` (reported in debug builds, ``MisuseReport``).
+    /// A dropped block fails the flow with ``AsyncBridgeError/completionNeverCalled``.
     ///
     /// ```swift
     /// let saved = Flow { store.save(user, completion: $0) }   // Flow<Void, any Error>
@@ -113,10 +96,7 @@ extension Flow where Element == Void, Failure == any Error {
 extension Flow where Element: Sendable, Failure == Never {
     /// One call of a `(Element) -> Void` completion-block API per subscription.
     ///
-    /// Dropped completion: the flow cannot fail, so a block released without being called
-    /// **finishes it without a value** (`firstValue` throws ``AsyncBridgeError/noValue``);
-    /// debug builds report it (``MisuseReport``). `withValueCompletion` throws
-    /// ``AsyncBridgeError/completionNeverCalled`` instead.
+    /// A dropped block finishes the flow without a value (debug builds report it).
     ///
     /// ```swift
     /// let status = Flow.neverFailing { permissions.currentStatus(completion: $0) }
@@ -144,9 +124,7 @@ extension Flow where Element: Sendable, Failure == Never {
 extension Flow where Element == Void, Failure == Never {
     /// One call of a `() -> Void` completion-block API per subscription.
     ///
-    /// Dropped completion: the flow cannot fail, so a block released without being called
-    /// **finishes it without a value** (`firstValue` throws ``AsyncBridgeError/noValue``);
-    /// debug builds report it (``MisuseReport``).
+    /// A dropped block finishes the flow without a value (debug builds report it).
     ///
     /// ```swift
     /// let dismissed = Flow { presenter.dismiss(animated: true, completion: $0) }

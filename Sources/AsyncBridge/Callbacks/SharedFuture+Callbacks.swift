@@ -1,27 +1,8 @@
-// Completion blocks of every common shape → `SharedFuture`.
+// Completion blocks of every common shape → `SharedFuture`, each plain and cancellable.
 //
-// Each shape has two initialisers: one for an operation that cannot be cancelled, and one
-// whose closure hands back a `CancelAction`. The completion block given to the closure may be
-// called from any thread, synchronously or later; a second call is ignored (and reported in
-// debug builds), and a block released without being called ends the run with
-// `AsyncBridgeError.completionNeverCalled`.
-//
-// The shapes are overloads of one initialiser, picked by the completion block's type, which
-// the closure's body decides: `SharedFuture { api.load(completion: $0) }`, or a closure of several
-// statements that hands `completion` to the API or calls it (`completion(data, error)`). Only
-// when the body does not say (it ignores the block, or only stores it) is the call ambiguous;
-// then name the block's type:
-//
-//     SharedFuture { (completion: @escaping @Sendable (Data?, (any Error)?) -> Void) in … }
-//
-// Cancellable or not is told by the body too: a closure that returns a `CancelAction` can only
-// be the cancellable form. A closure of several statements with no `return` fits both (Swift
-// does not rule out a closure whose result type is not `Void` for lacking a `return`), so the
-// cancellable overloads are `@_disfavoredOverload`: that body is a plain one. That is the only
-// use of the attribute in this spoke; the shapes need none, since a body fits one shape only.
-//
-// Each takes `fileID` and `line`, defaulted to its caller's, which the misuse reports of the
-// future's runs name (`MisuseReport`).
+// The body picks the shape by the completion block's type (a body that ignores the block must
+// name it). A body of several statements without `return` fits the cancellable form too, so
+// the cancellable overloads are `@_disfavoredOverload`. `fileID`/`line` locate misuse reports.
 
 extension SharedFuture {
     /// Wraps a `(Result<Success, Failure>) -> Void` completion-block API.
@@ -108,10 +89,6 @@ extension SharedFuture where Success == Void, Failure == any Error {
 extension SharedFuture where Failure == Never {
     /// Wraps a `(Success) -> Void` completion-block API that cannot fail.
     ///
-    /// A name of its own keeps this shape apart from the others: any completion block fits
-    /// `(Success) -> Void`, so as an overload of `init` it would turn an `(Error?) -> Void` API
-    /// into a `SharedFuture<Error?, Never>` that swallows the error.
-    ///
     /// ```swift
     /// let status = SharedFuture.neverFailing { permissions.currentStatus(completion: $0) }   // SharedFuture<Status, Never>
     /// ```
@@ -170,8 +147,7 @@ extension SharedFuture where Success == Void, Failure == Never {
 extension Result {
     /// The `(T?, Error?)` convention: an error wins; both `nil` is a broken contract.
     ///
-    /// Written for any `Failure` so that one generic operation holds the shape; it is only used
-    /// where `Failure == any Error`, which `missingValueAndError` always converts to.
+    /// Generic over `Failure` for one operation type; used only where `Failure == any Error`.
     @inlinable
     init(value: Success?, error: Failure?) {
         if let error {

@@ -1,31 +1,12 @@
 // Completion blocks → `await`, without naming a `SharedFuture`.
 //
-// `withCompletion` is what `withCheckedThrowingContinuation` is for completion blocks, with
-// the safety a hand-written continuation lacks: a block called twice is ignored, a block
-// released without being called throws `AsyncBridgeError.completionNeverCalled` instead of
-// hanging, and cancelling the awaiting task runs the operation's cancel action exactly once.
+// The body and its cancel action run on the caller's actor and need not be `@Sendable`; only
+// the completion block may be called from any thread. The body's completion block type picks
+// the shape; the cancellable overloads are disfavored so that a body of several statements
+// without `return` is the plain one. `fileID`/`line` locate misuse reports.
 //
-// The closure runs at once, on the caller's actor (or, in nonisolated code, in the caller's
-// task), and so does the cancel action it returns: the wait ends as soon as the task is
-// cancelled, and the action runs when the caller resumes, before `CancellationError` is thrown.
-// Neither closure is `@Sendable`, so both may use what the caller holds, such as an object
-// that is not `Sendable` (a legacy class and its request handle). Only the completion block may
-// be called from any thread; a completion that comes after the cancellation is ignored.
-//
-// As with `SharedFuture`'s initialisers (see `SharedFuture+Callbacks.swift`), the shape is picked by the
-// completion block's type, which the closure's body decides, and a body that returns a
-// cancel action (`() -> Void`) is the cancellable form; the cancellable overloads are disfavored so that a
-// body of several statements without `return` is the plain one. A body that does not say which
-// shape it is (it ignores the block) names the block's type.
-//
-// Every form takes `fileID` and `line`, defaulted to its caller's, for the misuse reports
-// (`MisuseReport`): a wrapper of its own passes its caller's on. Debug builds keep them beside
-// the completer; release builds, which report nothing, drop them.
-//
-// Performance: each helper is inlined into its caller (`@inline(__always)`). Left out of line,
-// an async function with an `isolated` parameter costs a hop to that executor on entry and one
-// back on return even when it never suspends (a fifth of a call whose completion comes at
-// once). The price is a larger call site: the synchronous path is inlined with it.
+// Each helper is `@inline(__always)`: out of line, an `isolated` async function hops to that
+// executor and back even when it never suspends.
 
 extension SharedFuture {
     /// Runs `start` with a fresh ``CallCompleter`` and waits for its completion: at once when
@@ -56,9 +37,8 @@ extension SharedFuture {
 
 /// Awaits a `(Result<Success, Failure>) -> Void` completion-block API.
 ///
-/// Throws the API's failure, `CancellationError`, or ``AsyncBridgeError``. `fileID` and
-/// `line` locate the call in misuse reports (``MisuseReport``): leave them to their defaults,
-/// or pass a wrapper's own caller's on.
+/// Throws the API's failure, `CancellationError`, or ``AsyncBridgeError``. `fileID` and `line`
+/// locate the call in misuse reports (``MisuseReport``).
 ///
 /// ```swift
 /// let user = try await withCompletion { api.getUser(id: 42, completion: $0) }
@@ -79,9 +59,7 @@ public func withCompletion<Success: Sendable, Failure: Error>(
 /// Awaits a cancellable `(Result<Success, Failure>) -> Void` completion-block API: cancelling
 /// the awaiting task runs the returned action once.
 ///
-/// The body and its cancel action run on the caller's actor (in nonisolated code, in the
-/// caller's task) and need not be `@Sendable`: they may use an object that is not `Sendable`,
-/// such as a legacy API class and the request handle it returns.
+/// The body and its cancel action run on the caller's actor and need not be `@Sendable`.
 ///
 /// ```swift
 /// let user = try await withCompletion { completion in
@@ -182,19 +160,14 @@ public func withCompletion(
 /// Awaits a `(Success) -> Void` completion-block API: a block that hands over a value and has
 /// no way to report a failure.
 ///
-/// The API cannot fail, but the call still can: it throws `CancellationError` when the
-/// awaiting task is cancelled first, and ``AsyncBridgeError/completionNeverCalled`` when the
-/// API releases the block without calling it. `try?` turns both into `nil`.
-///
-/// A name of its own keeps this shape apart from the others, which would all fit
-/// `(Success) -> Void`: as a `withCompletion` overload it would turn an `(Error?) -> Void` API
-/// into one that returns the error instead of throwing it.
-///
-/// RxSwift: `Single.create { … }.value`; Combine: `Future { promise in … }.value`.
-///
 /// ```swift
 /// let status = try await withValueCompletion { permissions.currentStatus(completion: $0) }
 /// ```
+///
+/// RxSwift: `Single.create { … }.value`; Combine: `Future { promise in … }.value`.
+///
+/// Throws `CancellationError` when the task is cancelled first, and
+/// ``AsyncBridgeError/completionNeverCalled`` when the block is released without being called.
 @inlinable @inline(__always)
 public func withValueCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,

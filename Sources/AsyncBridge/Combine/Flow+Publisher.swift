@@ -6,35 +6,20 @@ import AsyncBridge
 #endif
 
 #if canImport(Combine) || ASYNCBRIDGE_OPENCOMBINE
-// `Flow` → Combine: a publisher that honours demand.
-//
-// A flow pushes; a Combine subscriber pulls (`request(_:)`). The values the subscriber has
-// not asked for yet wait in a buffer whose policy the caller picks; none is dropped without
-// either the caller's `onDrop` seeing it or the subscriber seeing a failure.
+// `Flow` → Combine: a publisher that honours demand; values not yet requested wait in a buffer.
 
 /// What ``Flow/publisher(bufferingPolicy:onDrop:)`` does with the values a Combine subscriber
 /// has not requested yet.
 ///
-/// A value arriving when the subscriber has demand (and nothing is waiting before it) goes
-/// straight to the subscriber; otherwise it waits in the buffer, oldest first, and goes out
-/// as the subscriber requests more. The policy says what happens when the buffer is full.
-/// Its count is of values not requested yet: a value the subscriber has requested, arriving
-/// while another thread is still delivering to it, waits for that thread, whatever the count.
-///
-/// The first three cases mean what they mean in ``FlowBufferingPolicy``; there is no
-/// `blockingProducer` here: a Combine subscriber's demand is the back-pressure, and a flow's
-/// producer cannot be told to wait for it without blocking its thread.
-///
-/// Combine: `buffer(size:prefetch:whenFull:)` with `.dropOldest`, `.dropNewest` and
-/// `.customError`, which drop silently (and OpenCombine's delivers the `customError` failure
-/// as soon as the subscriber has no demand, ahead of the buffered values); RxSwift has no
-/// demand, so no equivalent.
-///
 /// ```swift
-/// let latest = locations.publisher(bufferingPolicy: .bufferingNewest(1), onDrop: { skipped in
-///     log.debug("skipped \(skipped)")
-/// })
+/// let latest = locations.publisher(bufferingPolicy: .bufferingNewest(1), onDrop: { log.debug("skipped \($0)") })
 /// ```
+///
+/// Combine: `buffer(size:prefetch:whenFull:)` (which drops silently); RxSwift: none (no demand).
+///
+/// A value arriving with demand and nothing waiting goes straight through; otherwise it waits,
+/// oldest first. The count is of values not requested yet. The first three cases mean what
+/// they mean in ``FlowBufferingPolicy``.
 public enum FlowPublisherBufferingPolicy<Failure: Error>: Sendable {
     /// Keeps every value until the subscriber requests it. The default.
     ///
@@ -60,11 +45,9 @@ public enum FlowPublisherBufferingPolicy<Failure: Error>: Sendable {
     /// ```
     case bufferingOldest(Int)
 
-    /// Keeps up to `limit` values; a value arriving at a full buffer fails the publisher with
-    /// `error`: that value is discarded, the flow's subscription is cancelled at once (its
-    /// cancel action runs), and the subscriber gets the values already buffered, as it
-    /// requests them, then the failure (`onDrop` is not called). `0` fails on the first value
-    /// that arrives without demand.
+    /// Keeps up to `limit` values; a value arriving at a full buffer is discarded, the flow is
+    /// cancelled, and the subscriber gets the buffered values, then `error` (`onDrop` is not
+    /// called). `0` fails on the first value that arrives without demand.
     ///
     /// ```swift
     /// let strict = events.publisher(bufferingPolicy: .failingWhenFull(limit: 100, error: .overflow))
@@ -87,14 +70,9 @@ public enum FlowPublisherBufferingPolicy<Failure: Error>: Sendable {
 }
 
 extension Flow {
-    /// The flow as a Combine publisher that honours demand, with an unbounded buffer: a value
-    /// the subscriber has not requested yet waits until it does.
+    /// The flow as a Combine publisher: ``publisher(bufferingPolicy:onDrop:)`` with `.unbounded`.
     ///
-    /// The same as ``publisher(bufferingPolicy:onDrop:)`` with `.unbounded`; see there for
-    /// when the flow is subscribed and how it ends.
-    ///
-    /// RxSwift has none (the RxCombine package's `observable.asPublisher()` pushes whatever
-    /// the demand); Combine: `eraseToAnyPublisher()`.
+    /// RxSwift: none (RxCombine's `asPublisher()`); Combine: `eraseToAnyPublisher()`.
     ///
     /// ```swift
     /// let names: AnyPublisher<String, Never> = nameFlow.publisher
@@ -107,46 +85,24 @@ extension Flow {
     /// The flow as a Combine publisher that honours demand: values the subscriber has not
     /// requested wait in a buffer kept by `bufferingPolicy`.
     ///
-    /// - **When the flow is subscribed.** On the subscriber's first demand (its first
-    ///   `request` of at least one value; `sink` and `assign` request `.unlimited` at once),
-    ///   on the thread that requests, not when the subscriber attaches: so a flow that emits
-    ///   synchronously when subscribed (`Flow.sequence`, `just`, a subject's replay) emits
-    ///   into the subscriber's demand rather than into the buffer. A hot flow's values sent
-    ///   before the first demand are not seen. Each Combine subscriber subscribes once: a
-    ///   cold flow runs once per subscriber (use `share()` on the flow for one run).
-    /// - **Demand.** `request(.max(n))` delivers at most `n` values; the others wait in the
-    ///   buffer. A value arriving with demand and nothing waiting goes straight through, on
-    ///   the flow's thread. The policy limits only the values beyond the outstanding demand.
-    ///   `request(.none)` traps ("API Violation: demand must not be zero"), as Combine's own
-    ///   subscriptions do.
-    /// - **Nothing dropped silently.** A value the policy drops goes to `onDrop`, on the
-    ///   flow's thread, outside the lock; `.failingWhenFull` fails the publisher instead.
-    /// - **The end.** The flow's completion or failure is delivered after the values
-    ///   buffered before it, and needs no demand: once the buffer is empty, it goes out.
-    /// - **Cancellation.** `cancel()` of the Combine subscription (or releasing its
-    ///   `AnyCancellable`) cancels the flow's subscription, whose cancel action runs once,
-    ///   and discards the buffered values. It takes effect at once, even from inside
-    ///   `receive(_:)` in the middle of a synchronous emission: nothing more is delivered and
-    ///   the source stops, so `Flow.sequence(0...).publisher.first()` takes one value from
-    ///   the endless sequence and returns.
-    /// - **Grammar and threads.** The subscriber sees `value* (finished | failure)?`, one
-    ///   call at a time, on the thread of the flow's delivery or of the `request` that
-    ///   freed a buffered value; a `request` made from inside `receive(_:)` only adds
-    ///   demand. Nothing of the subscriber's, and no dropped value, runs or is released
-    ///   under the bridge's lock.
-    ///
-    /// RxSwift has none (the RxCombine package's `observable.asPublisher()` pushes whatever
-    /// the demand); Combine: `buffer(size:prefetch:whenFull:)` then `eraseToAnyPublisher()`.
-    /// Unlike Combine's `buffer`, which paces its upstream with demand, a flow cannot be asked
-    /// to slow down: the buffer is where its surplus waits.
-    ///
     /// ```swift
-    /// let subject = LiveSubject<Int, Never>()
     /// let cancellable = subject.flow
     ///     .publisher(bufferingPolicy: .bufferingNewest(16), onDrop: { print("dropped", $0) })
-    ///     .receive(on: DispatchQueue.main)
     ///     .sink { print($0) }
     /// ```
+    ///
+    /// RxSwift: none (RxCombine's `asPublisher()` ignores demand); Combine:
+    /// `buffer(size:prefetch:whenFull:)` then `eraseToAnyPublisher()`.
+    ///
+    /// - The flow is subscribed at the subscriber's first demand, on the requesting thread, once
+    ///   per subscriber; a hot flow's values sent before that are not seen.
+    /// - `request(.max(n))` delivers at most `n` values; the policy limits only values beyond
+    ///   the outstanding demand. `request(.none)` traps, as in Combine.
+    /// - A dropped value goes to `onDrop`, on the flow's thread, outside the lock.
+    /// - The completion follows the buffered values and needs no demand.
+    /// - `cancel()` cancels the flow at once, even from inside `receive(_:)` during a
+    ///   synchronous emission, and discards the buffer.
+    /// - The subscriber is called one call at a time, never under the bridge's lock.
     ///
     /// - Parameters:
     ///   - bufferingPolicy: what to do with values not yet requested when the buffer is full.

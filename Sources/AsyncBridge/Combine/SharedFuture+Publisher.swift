@@ -6,31 +6,16 @@ import OpenCombine
 #endif
 
 #if canImport(Combine) || ASYNCBRIDGE_OPENCOMBINE
-// A Combine `Future`, or any publisher's first value → `SharedFuture`.
-//
-// The future keeps its own rules: it is lazy (the publisher is subscribed when the first
-// consumer arrives), shared (concurrent consumers share that one subscription, later ones get
-// the stored result) and cancellable (when the last consumer leaves before the first value,
-// the Combine subscription is cancelled, and a later consumer subscribes again). The
-// subscription requests `.max(1)`, and is cancelled as soon as the first value arrives.
-//
-// A publisher that finishes without a value has no `Failure` to report it with, so the
-// contract is chosen at the call site: `SharedFuture(firstValueOf:)` fails with
-// `AsyncBridgeError.noValue` in an `any Error` future (as `Flow.firstValue` does), and
-// `SharedFuture(firstValueOf:ifEmpty:)` keeps the publisher's typed failure and fails with the
-// one given. A Combine `Future` always has its one value or failure: `SharedFuture(_:)` keeps
-// its types.
+// A Combine `Future`, or any publisher's first value → `SharedFuture` (lazy, shared,
+// cancellable; demand `.max(1)`). An empty publisher fails with `noValue` or `ifEmpty`.
 
 extension SharedFuture {
     /// A Combine `Future` as a `SharedFuture` of the same types.
     ///
-    /// A Combine `Future` runs its work at once, when it is created; this future subscribes
-    /// to it when its first consumer arrives and shares the result from then on. Cancelling
-    /// the last consumer cancels that Combine subscription, which does not stop a Combine
-    /// `Future`'s work (nothing can).
+    /// RxSwift: `Single` + `share(replay: 1, scope: .forever)`; Combine: the `Future` itself.
     ///
-    /// RxSwift: `Single` + `share(replay: 1, scope: .forever)`; Combine: the `Future` itself
-    /// (eager where this is lazy). The other way: `Flow(sharedFuture).publisher`.
+    /// Subscribes at the first consumer; cancelling does not stop the Combine `Future`'s work,
+    /// which started when it was created.
     ///
     /// ```swift
     /// let combineFuture = Future<User, APIError> { promise in api.getUser(id: 42, completion: promise) }
@@ -43,13 +28,10 @@ extension SharedFuture {
     /// A publisher's first value, typed: the publisher's failure, or `emptyFailure` when it
     /// finishes without a value.
     ///
-    /// The publisher is subscribed when the first consumer arrives, with a demand of
-    /// `.max(1)`; the subscription is cancelled as soon as the value arrives, or when the last
-    /// consumer leaves before it (a later consumer then subscribes again). Concurrent and later
-    /// consumers share the one result.
+    /// RxSwift: `take(1).asSingle()`; Combine: `first()` (which just finishes when empty).
     ///
-    /// RxSwift: `take(1).asSingle()` (empty: `RxError.noElements`, untyped); Combine: `first()`
-    /// (empty: it just finishes; no operator turns that into a typed failure).
+    /// Subscribes at the first consumer with demand `.max(1)` and cancels at the value or when
+    /// the last consumer leaves; consumers share the result.
     ///
     /// ```swift
     /// let user = SharedFuture(firstValueOf: userPublisher, ifEmpty: APIError.notFound)   // SharedFuture<User, APIError>
@@ -64,22 +46,13 @@ extension SharedFuture where Failure == any Error {
     /// A publisher's first value: the publisher's failure, or ``AsyncBridgeError/noValue``
     /// when it finishes without a value (as ``Flow/firstValue`` does).
     ///
-    /// The publisher is subscribed when the first consumer arrives, with a demand of
-    /// `.max(1)`; the subscription is cancelled as soon as the value arrives, or when the last
-    /// consumer leaves before it (a later consumer then subscribes again). Concurrent and later
-    /// consumers share the one result. For the publisher's typed failure, use
-    /// ``init(firstValueOf:ifEmpty:)``.
-    ///
-    /// RxSwift: `first()` as a `Single` (which gives `nil` when empty); Combine: `first()`
-    /// (which just finishes when empty), or `values.first(where:)` (which gives `nil`).
-    ///
     /// ```swift
-    /// do {
-    ///     let session = try await SharedFuture(firstValueOf: sessionPublisher).value
-    /// } catch AsyncBridgeError.noValue {
-    ///     // the publisher finished without a session
-    /// }
+    /// let session = try await SharedFuture(firstValueOf: sessionPublisher).value
     /// ```
+    ///
+    /// RxSwift: `first()` (`nil` when empty); Combine: `first()` (which just finishes when empty).
+    ///
+    /// Subscribed as for ``init(firstValueOf:ifEmpty:)``, which keeps the typed failure.
     public init<Upstream: Publisher>(firstValueOf publisher: Upstream) where Upstream.Output == Success {
         let source = CombineSource(publisher.mapError { $0 as any Error })
         self = Self.firstValue(of: source, ifEmpty: AsyncBridgeError.noValue)
@@ -108,11 +81,6 @@ extension SharedFuture {
 /// The Combine subscriber behind `SharedFuture(firstValueOf:)`: requests one value, reports
 /// the first event that decides the result, and cancels the Combine subscription once it has
 /// the value or when its future's run is cancelled.
-///
-/// ```swift
-/// let subscriber = FirstValueSubscriber<Int, Never> { outcome in print(outcome) }
-/// Just(1).subscribe(subscriber)   // prints value(1)
-/// ```
 ///
 /// Unchecked: the mutable state is inside the lock; `report` is `Sendable`.
 final class FirstValueSubscriber<Input: Sendable, Failure: Error>: Subscriber, @unchecked Sendable {

@@ -1,8 +1,5 @@
-/// How each consumer of a ``BroadcastChannel`` buffers the values it has not taken yet.
-///
-/// A channel never holds its sender, so there is no policy that waits for room: a full buffer
-/// drops a value and passes it to the channel's `onDrop`. (`flow.values` can also hold its
-/// producer: see ``FlowBufferingPolicy``.)
+/// How each consumer of a ``BroadcastChannel`` buffers the values it has not taken yet; a
+/// full buffer drops a value and passes it to the channel's `onDrop` (the sender never waits).
 ///
 /// AsyncStream: `AsyncStream.Continuation.BufferingPolicy`, the same three cases.
 ///
@@ -49,61 +46,31 @@ public enum ChannelBufferingPolicy: Sendable, Hashable {
 /// A multi-shot bridge from callbacks to `for await`: send from any thread, consume with any
 /// number of loops, each of which gets every value.
 ///
-/// Useful for delegates and event handlers: the callback calls ``send(_:)``, which never
-/// blocks or waits, and async code iterates.
-///
 /// ```swift
-/// final class LocationDelegate: NSObject, CLLocationManagerDelegate {
-///     let locations = BroadcastChannel<CLLocation, any Error>()
-///     func locationManager(_ manager: CLLocationManager, didUpdateLocations new: [CLLocation]) {
-///         for location in new { locations.send(location) }
-///     }
-///     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
-///         locations.fail(error)
-///     }
+/// func locationManager(_ manager: CLLocationManager, didUpdateLocations new: [CLLocation]) {
+///     for location in new { locations.send(location) }
 /// }
 /// for try await location in delegate.locations { show(location) }
 /// ```
 ///
-/// - **Broadcast.** Every consumer (every loop, every iterator) receives every value sent
-///   after it started iterating — after `makeAsyncIterator()`, which `for await` calls as
-///   the loop starts — in the order the channel accepted the sends. A loop started in a
-///   `Task` may start after a send made right after creating the task: to reach it, await
-///   ``waitForConsumers(_:)`` before sending. Concurrent sends from
-///   several threads are ordered by who got the lock first, the same order for every
-///   consumer; the sends of one thread keep their program order.
-/// - **Nothing lost before the first loop.** Values sent while no consumer iterates are kept,
-///   per the buffering policy, for the next consumer to start (only that one: they are not
-///   replayed to later consumers). So a delegate that fires before the `for await` starts
-///   loses nothing, as with `AsyncStream`.
-/// - **Buffering per consumer.** Each consumer has its own buffer with the channel's policy;
-///   a slow consumer drops (and reports to `onDrop`) its own values, without holding up the
-///   sender or the other consumers.
-/// - **Completion.** ``finish()`` ends every loop once it has taken its buffered values;
-///   ``fail(_:)`` throws the typed failure to each, once, then `nil`. A consumer that starts
-///   after the completion gets it at once (after the values kept for it, if it is the first
-///   consumer since they were sent). Later sends are ignored. Releasing the channel
-///   finishes it.
-/// - **Cancellation.** Cancelling a consumer's task ends that loop (`nil`, as `AsyncStream`
-///   does) and discards its buffer; leaving a loop (`break`) or releasing an iterator does
-///   the same. The channel and the other consumers go on.
+/// RxSwift: `PublishSubject` and `values`; Combine: `PassthroughSubject.values`.
 ///
-/// RxSwift: a `PublishSubject` consumed with `values` (which loses what is sent before the
-/// loop); Combine: `PassthroughSubject.values`; AsyncStream: its continuation, but
-/// `AsyncStream` allows one consumer only; swift-async-algorithms: `AsyncChannel`, whose
-/// `send` is async and waits for a consumer.
+/// - Each consumer gets every value sent after its `makeAsyncIterator()`, in the order the
+///   channel accepted the sends; await ``waitForConsumers(_:)`` to reach a loop started in a task.
+/// - Values sent while no consumer iterates are kept, per the policy, for the next consumer.
+/// - Each consumer has its own buffer; a slow one drops its own values (to `onDrop`).
+/// - ``finish()`` and ``fail(_:)`` end every loop after its buffered values; a later consumer
+///   gets the completion at once; later sends are ignored. Releasing the channel finishes it.
+/// - Cancelling a consumer's task, or leaving its loop, ends that loop with `nil` and
+///   discards its buffer; the others go on.
 public final class BroadcastChannel<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
     @usableFromInline let storage: BroadcastChannelStorage<Element, Failure>
 
     /// Creates a channel whose consumers each buffer per `bufferingPolicy`; values the policy
-    /// drops are passed to `onDrop` (once per consumer that drops them), on the sender's
-    /// thread.
+    /// drops go to `onDrop` (once per consumer that drops them), on the sender's thread.
     ///
     /// ```swift
-    /// let taps = BroadcastChannel<Tap, Never>()
-    /// let progress = BroadcastChannel<Double, any Error>(bufferingPolicy: .bufferingNewest(1)) { skipped in
-    ///     log.debug("skipped \(skipped)")
-    /// }
+    /// let progress = BroadcastChannel<Double, any Error>(bufferingPolicy: .bufferingNewest(1))
     /// ```
     public init(
         bufferingPolicy: ChannelBufferingPolicy = .unbounded,
@@ -112,14 +79,13 @@ public final class BroadcastChannel<Element: Sendable, Failure: Error>: AsyncSeq
         storage = BroadcastChannelStorage(limit: bufferingPolicy.limit, onDrop: onDrop)
     }
 
-    /// Releasing the channel finishes it: no loop waits for values that nobody can send any
-    /// more. (Consumers hold the channel's buffers, not the channel.)
+    /// Releasing the channel finishes it (consumers hold its buffers, not the channel).
     deinit {
         storage.complete(.finished)
     }
 
-    /// Sends a value to every consumer; ignored after the completion. Never blocks: it takes
-    /// the channel's lock for as long as it takes to buffer the value for each consumer.
+    /// Sends a value to every consumer; ignored after the completion. Never waits beyond the
+    /// lock taken to buffer the value.
     ///
     /// AsyncStream: `Continuation.yield(_:)`; RxSwift: `onNext(_:)`; Combine: `send(_:)`.
     ///
@@ -156,19 +122,14 @@ public final class BroadcastChannel<Element: Sendable, Failure: Error>: AsyncSeq
         storage.complete(.failure(error))
     }
 
-    /// Returns once at least `count` consumers iterate (at once if they already do), or when
-    /// the calling task is cancelled. A consumer receives only what is sent after it started,
-    /// so a sender that must reach loops started in other tasks waits for them first.
-    /// Consumers that have left do not count.
+    /// Returns once at least `count` consumers iterate, or when the task is cancelled;
+    /// consumers that have left do not count.
     ///
     /// ```swift
-    /// let summary = Task { for await event in channel { log(event) } }
-    /// let detail = Task { for await event in channel { show(event) } }
     /// await channel.waitForConsumers(2)   // both loops iterate: neither misses a value
-    /// channel.send(.loaded)
     /// ```
     ///
-    /// RxSwift and Combine have no equivalent: a subject's subscribers attach synchronously.
+    /// RxSwift and Combine: none (subscribers attach synchronously).
     ///
     /// - Parameter count: How many consumers to wait for; at least zero.
     public func waitForConsumers(_ count: Int = 1) async {
@@ -180,8 +141,6 @@ public final class BroadcastChannel<Element: Sendable, Failure: Error>: AsyncSeq
     ///
     /// ```swift
     /// var iterator = channel.makeAsyncIterator()
-    /// channel.send(1)
-    /// let one = try await iterator.next()   // 1
     /// ```
     @inlinable
     public func makeAsyncIterator() -> Iterator {
@@ -225,13 +184,11 @@ public final class BroadcastChannel<Element: Sendable, Failure: Error>: AsyncSeq
         }
     }
 
-    /// The channel as a hot flow: each subscription is a consumer (it starts when it
-    /// subscribes, the first one gets the values kept while nobody consumed), fed by a task
-    /// of its own, so its handlers run on the cooperative pool, never on the sender's thread.
-    /// Cancelling the subscription makes the consumer leave at once.
+    /// The channel as a hot flow: each subscription is a consumer fed by a task of its own, so
+    /// its handlers run on the cooperative pool; cancelling it leaves at once.
     ///
     /// ```swift
-    /// channel.flow.map(\.coordinate).receive(on: MainActor.shared).subscribe(onValue: { pin.move(to: $0) }, onCompletion: { _ in }).store(in: bag)
+    /// channel.flow.subscribe(onValue: { print($0) }, onCompletion: { _ in }).store(in: bag)
     /// ```
     public var flow: Flow<Element, Failure> {
         Flow.create { [storage] emitter in

@@ -1,32 +1,21 @@
-// Any `AsyncSequence` → `Flow`.
-//
-// Each subscription iterates the sequence in a task of its own, made when it subscribes (the
-// flow is cold: a second subscription iterates again, which a one-shot sequence such as an
-// `AsyncStream` only allows once), and cancelled when the subscription is. Where it runs is
-// the caller's choice, never an accident of where `subscribe` was called: on the actor passed
-// as `on:` (the main actor, say), or by default on the global concurrent executor (the
-// cooperative pool); the values arrive there. Pulling is paced by delivery: the next value is asked
-// for once the subscriber's handler has returned from the previous one.
-//
-// Cancellation reaches the sequence as task cancellation; from then on nothing more is
-// delivered and the subscriber is released at once, even if the sequence ignores
-// cancellation and keeps its task waiting.
+// Any `AsyncSequence` → `Flow`: one task per subscription, on the actor passed as `on:` or the
+// global executor; the next value is pulled once the handler returned. Cancelling cancels the
+// task and releases the subscriber at once, even if the sequence ignores cancellation.
 
 extension Flow where Element: Sendable {
     /// The values of an async sequence, iterated anew for each subscription, then finished;
     /// the failure is the sequence's own (`Never` for `AsyncStream`, the error type of a
     /// sequence that throws a typed one, `any Error` for `AsyncThrowingStream`).
     ///
-    /// The sequence is iterated in a new task, at `priority`, isolated to `actor` (`nil`: on
-    /// the global concurrent executor); cancelling the subscription cancels that task. RxSwift:
-    /// `asyncSequence.asObservable()`; Combine has none.
-    ///
     /// ```swift
-    /// let lines: Flow<String, any Error> = Flow(url.lines)
-    /// let ticks = Flow(AsyncStream<Int> { continuation in … })        // Flow<Int, Never>
-    /// let again = Flow(flow.values)                                    // round trip, same Failure
-    /// let onMain = Flow(locationUpdates, on: MainActor.shared)         // iterated on the main actor
+    /// let onMain = Flow(locationUpdates, on: MainActor.shared)   // iterated on the main actor
     /// ```
+    ///
+    /// RxSwift: `asyncSequence.asObservable()`; Combine: none.
+    ///
+    /// The sequence is iterated in a new task, at `priority`, isolated to `actor` (`nil`: the
+    /// global executor); cancelling the subscription cancels that task. A one-shot sequence
+    /// (`AsyncStream`) can be iterated by one subscription only.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
     @inlinable
     public init<Values: AsyncSequence & Sendable>(

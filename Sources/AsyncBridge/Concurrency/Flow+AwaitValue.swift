@@ -1,19 +1,12 @@
-// Awaiting one value of a flow: `firstValue`, `lastValue`, `singleValue`.
-//
-// Each subscribes once per `await` (a cold flow runs again), and follows `SharedFuture.value`'s
-// convention for typed failures: it throws the flow's `Failure`, `CancellationError` when the
-// awaiting task is cancelled first (the subscription is then cancelled), or an
-// `AsyncBridgeError` when the flow did not have the number of values asked for.
+// Awaiting one value of a flow: one subscription per `await`; throws as `SharedFuture.value`.
 
 extension Flow where Element: Sendable {
     /// The flow's first value; the subscription is cancelled as soon as it has arrived.
     ///
-    /// Throws the flow's `Failure`, ``AsyncBridgeError/noValue`` when it finishes without a
-    /// value, or `CancellationError` when the awaiting task is cancelled first (which cancels
-    /// the subscription).
+    /// Throws the flow's `Failure`, ``AsyncBridgeError/noValue`` when it finishes empty, or
+    /// `CancellationError` (which cancels the subscription).
     ///
-    /// RxSwift: `first()` as a `Single` (which completes with `nil` instead of failing when
-    /// empty); Combine: `values.first(where:)` (which returns `nil`).
+    /// RxSwift: `first()` (`nil` when empty); Combine: `values.first(where:)`.
     ///
     /// ```swift
     /// let current = try await locations.firstValue
@@ -27,9 +20,8 @@ extension Flow where Element: Sendable {
 
     /// The flow's last value, once it has finished.
     ///
-    /// Throws the flow's `Failure`, ``AsyncBridgeError/noValue`` when it finishes without a
-    /// value, or `CancellationError` when the awaiting task is cancelled first (which cancels
-    /// the subscription).
+    /// Throws the flow's `Failure`, ``AsyncBridgeError/noValue`` when it finishes empty, or
+    /// `CancellationError` (which cancels the subscription).
     ///
     /// RxSwift: `takeLast(1).asSingle()`; Combine: `last()`.
     ///
@@ -45,13 +37,11 @@ extension Flow where Element: Sendable {
 
     /// The flow's only value, once it has finished.
     ///
-    /// Throws the flow's `Failure`, ``AsyncBridgeError/noValue`` when it finishes without a
-    /// value, ``AsyncBridgeError/moreThanOneValue`` as soon as a second value arrives (the
-    /// subscription is then cancelled), or `CancellationError` when the awaiting task is
-    /// cancelled first.
+    /// Throws the flow's `Failure`, ``AsyncBridgeError/noValue``,
+    /// ``AsyncBridgeError/moreThanOneValue`` at a second value (cancelling the subscription), or
+    /// `CancellationError`.
     ///
-    /// RxSwift: `asSingle()` (the same errors: `noElements`, `moreThanOneElement`); Combine
-    /// has no equivalent.
+    /// RxSwift: `asSingle()`; Combine: none.
     ///
     /// ```swift
     /// let user = try await Flow { api.getUser(id: 42, completion: $0) }.singleValue

@@ -1,15 +1,11 @@
 /// How `flow.values` buffers the values its consumer has not taken yet, and what it does when
 /// the buffer is full.
 ///
-/// AsyncStream: `AsyncStream.Continuation.BufferingPolicy` (the first three cases);
-/// swift-async-algorithms: `AsyncChannel` holds its producer (as `.blockingProducer` does,
-/// but suspending an async `send` instead of blocking a thread).
-///
 /// ```swift
-/// for await location in locations.values(bufferingPolicy: .bufferingNewest(1)) {
-///     await render(location)   // always the latest; older ones are skipped while it renders
-/// }
+/// for await location in locations.values(bufferingPolicy: .bufferingNewest(1)) { await render(location) }
 /// ```
+///
+/// AsyncStream: `AsyncStream.Continuation.BufferingPolicy`; Combine: `buffer(size:prefetch:whenFull:)`.
 public enum FlowBufferingPolicy: Sendable, Hashable {
     /// Keeps every value until the consumer takes it. The default.
     ///
@@ -18,63 +14,34 @@ public enum FlowBufferingPolicy: Sendable, Hashable {
     /// ```
     case unbounded
 
-    /// Keeps the newest `count` values: a value arriving at a full buffer evicts the oldest,
-    /// which goes to `onDrop`. `0` keeps none: a value is delivered only to a consumer
-    /// already waiting for one.
+    /// Keeps the newest `count` values; the evicted oldest goes to `onDrop`. `0` delivers a
+    /// value only to a consumer already waiting.
     ///
     /// ```swift
     /// let latest = progress.values(bufferingPolicy: .bufferingNewest(1))
     /// ```
     case bufferingNewest(Int)
 
-    /// Keeps the oldest `count` values: a value arriving at a full buffer is dropped and goes
-    /// to `onDrop`.
+    /// Keeps the oldest `count` values; a value arriving at a full buffer goes to `onDrop`.
     ///
     /// ```swift
     /// let firstTen = flow.values(bufferingPolicy: .bufferingOldest(10))
     /// ```
     case bufferingOldest(Int)
 
-    /// Keeps up to `limit` values, then holds the producer — blocks the thread it sends on —
-    /// until the consumer takes one; nothing is dropped.
-    ///
-    /// A `Flow` pushes values synchronously, so holding its producer means blocking the
-    /// thread that delivers them. That is safe only on a thread of its own, so the producer
-    /// is held only when it sends
-    /// - from a thread that runs no Swift task (a `Thread`, a `DispatchQueue(label:)`, a
-    ///   callback thread of a C or Objective-C API), not from the cooperative pool or an
-    ///   actor, where blocking could starve the consumer it waits for;
-    /// - not from the main thread (a consumer on the main actor needs it);
-    /// - not while the subscription is being made, from any thread: until the flow's
-    ///   subscribe, which `makeAsyncIterator()` runs, has returned. A source that emits
-    ///   synchronously when subscribed (`Flow.sequence`, `just`, a subject's replay) emits on
-    ///   the consumer's own thread, and a source whose subscribe waits for the thread that
-    ///   sends (a `DispatchQueue.async` and a semaphore) would wait for itself.
-    ///
-    /// Anywhere else the buffer grows beyond `limit` instead, so nothing is lost and nothing
-    /// deadlocks. Once the subscribe has returned, a producer that may be held waits until
-    /// the consumer has taken the buffer below `limit`, values kept beyond it included. Do not
-    /// use this policy when the producer's thread is the one the consumer runs on (an actor
-    /// with a custom executor on that thread's queue): it would wait for itself. A held
-    /// producer is released when the consumer takes a value or leaves: at once for a `break`
-    /// or a cancellation while the loop waits in `next()`; for a task cancelled while the
-    /// loop body runs, when the body returns and the loop asks again (so the body must not
-    /// wait for the held thread). Then it finds the subscription cancelled and stops.
-    ///
-    /// Only the thread that is delivering is held. Values that other threads send meanwhile
-    /// wait in the flow's serialising queue, which is not bounded by `limit`: with several
-    /// producer threads, the bound holds per delivering thread, not overall. On a shared flow
-    /// (`share()`), one thread delivers to every consumer, so the slowest consumer with this
-    /// policy holds the others too.
+    /// Keeps up to `limit` values, then blocks the sending thread until the consumer takes one;
+    /// nothing is dropped.
     ///
     /// ```swift
-    /// let lines = Flow<String, any Error>.create { emitter in
-    ///     Thread { reader.forEachLine { emitter.send($0) }; emitter.finish() }.start()
-    /// }
-    /// for try await line in lines.values(bufferingPolicy: .blockingProducer(limit: 64)) {
-    ///     try await upload(line)   // the reading thread waits while 64 lines are pending
-    /// }
+    /// for try await line in lines.values(bufferingPolicy: .blockingProducer(limit: 64)) { try await upload(line) }
     /// ```
+    ///
+    /// swift-async-algorithms: `AsyncChannel` (which suspends an async `send` instead).
+    ///
+    /// Blocks only a thread that runs no Swift task and is not the main thread, and only after
+    /// the flow's subscribe has returned; anywhere else the buffer grows beyond `limit`. Do not
+    /// use it when the consumer runs on the producer's thread. A held producer is released
+    /// when the consumer takes a value or leaves; the bound holds per delivering thread.
     case blockingProducer(limit: Int)
 
     @inlinable
@@ -97,25 +64,13 @@ public enum FlowBufferingPolicy: Sendable, Hashable {
 
 extension Flow where Element: Sendable {
     /// The flow's values as an `AsyncSequence` that throws the flow's typed `Failure`, with
-    /// an unbounded buffer.
-    ///
-    /// A `Flow<Element, Never>` needs no `try`:
+    /// an unbounded buffer (see ``FlowValues``).
     ///
     /// ```swift
-    /// for await name in names.values { print(name) }
-    /// do {
-    ///     for try await user in users.values { show(user) }   // throws APIError
-    /// } catch {
-    ///     show(error)
-    /// }
+    /// for await name in names.values { print(name) }   // Failure == Never: no `try`
     /// ```
     ///
-    /// See ``FlowValues`` for when the subscription starts and ends.
-    ///
-    /// RxSwift: `values`; Combine: `values`. They disagree on a value sent while the loop's
-    /// body runs: RxSwift buffers it (an unbounded `AsyncThrowingStream`), Combine's
-    /// `AsyncPublisher` demands one value at a time, so a `PassthroughSubject` drops it. We
-    /// buffer, as RxSwift does; ``values(bufferingPolicy:onDrop:)`` chooses otherwise.
+    /// RxSwift: `values`; Combine: `values` (which drops a value sent while the body runs).
     @inlinable
     public var values: FlowValues<Element, Failure> {
         FlowValues(flow: self, limit: .unbounded, onDrop: nil)
@@ -123,20 +78,14 @@ extension Flow where Element: Sendable {
 
     /// The flow's values as an `AsyncSequence`, buffered by `bufferingPolicy`.
     ///
-    /// Dropped values are never lost silently: each value the policy drops (the new one with
-    /// `.bufferingOldest`, the evicted oldest with `.bufferingNewest`) is passed to `onDrop`,
-    /// on the producer's thread, after the buffer's lock is released. Values still buffered
-    /// when the iteration ends early (a `break`, a cancelled task) are discarded without
-    /// `onDrop`: the consumer chose to stop.
-    ///
     /// ```swift
-    /// let readings = sensor.values(bufferingPolicy: .bufferingNewest(8), onDrop: { skipped in
-    ///     log.debug("skipped \(skipped)")
-    /// })
-    /// for await reading in readings { await process(reading) }
+    /// for await reading in sensor.values(bufferingPolicy: .bufferingNewest(8), onDrop: { log.debug("\($0)") }) { }
     /// ```
     ///
     /// AsyncStream: `AsyncStream(bufferingPolicy:)` (which drops silently).
+    ///
+    /// Each value the policy drops goes to `onDrop`, on the producer's thread, outside the lock.
+    /// Values still buffered when the iteration ends early are discarded without `onDrop`.
     @inlinable
     public func values(
         bufferingPolicy: FlowBufferingPolicy,
@@ -149,33 +98,18 @@ extension Flow where Element: Sendable {
 /// A flow's values as an `AsyncSequence` whose `Failure` is the flow's: made by
 /// ``Flow/values`` and ``Flow/values(bufferingPolicy:onDrop:)``.
 ///
-/// - **One subscription per iteration.** `makeAsyncIterator()` (which `for await` calls as
-///   the loop starts) subscribes to the flow, so a cold flow runs once per loop, and a hot
-///   flow's values sent after that call are all received, even before the first `next()`.
-///   To give many consumers one run, share it first: `flow.share().values`.
-/// - **The end.** The flow finishing ends the sequence (`nil`); the flow failing throws its
-///   `Failure` once, then `nil`.
-/// - **Cancellation, both ways.** Cancelling the consuming task ends the sequence: the next
-///   `next()`, or the one suspended, returns `nil` (as `AsyncStream` does; unlike
-///   `AsyncStream`, values still buffered are discarded rather than handed out first) and
-///   the subscription is cancelled, which runs the source's cancel action. Leaving the loop
-///   early (`break`, `return`, a thrown error) releases the iterator, which cancels the
-///   subscription too. A typed `Failure` cannot carry cancellation, so a cancelled
-///   iteration just ends.
-/// - **Threads.** The flow may send from any thread. With the unbounded policy the consumer
-///   takes everything buffered in one step and hands it out without locking; a `next()`
-///   that finds a value buffered does not suspend.
-///
 /// ```swift
-/// let subject = LiveSubject<Int, Never>()
-/// Task {
-///     for await value in subject.flow.values { print(value) }
-///     print("done")
-/// }
+/// for await value in subject.flow.values { print(value) }
 /// ```
 ///
-/// RxSwift: `Observable.values`; Combine: `Publisher.values`; the `AsyncStream` built by
-/// hand around a subscription.
+/// RxSwift: `Observable.values`; Combine: `Publisher.values`.
+///
+/// - `makeAsyncIterator()` subscribes, so a cold flow runs once per loop (share it for one
+///   run), and a hot flow's values sent after that call are all received.
+/// - Finishing ends the sequence; a failure is thrown once, then `nil`.
+/// - Cancelling the task ends the sequence with `nil` (buffered values are discarded) and
+///   cancels the subscription; so does leaving the loop early.
+/// - The flow may send from any thread.
 public struct FlowValues<Element: Sendable, Failure: Error>: AsyncSequence, Sendable {
     @usableFromInline let flow: Flow<Element, Failure>
     @usableFromInline let limit: BufferLimit

@@ -1,8 +1,5 @@
 /// Check-then-request access to something the user must allow (contacts, the camera,
-/// notifications): one call that returns once access is granted, asking only if needed and
-/// asking once however many callers want it at the same time.
-///
-/// Configure it with how to read the current status and how to ask:
+/// notifications), asking only if needed and once for all the callers waiting at the time.
 ///
 /// ```swift
 /// let camera = AuthorizationGate(
@@ -12,25 +9,13 @@
 /// try await camera.requestAccess()   // returns when granted, throws AuthorizationError if not
 /// ```
 ///
-/// What ``requestAccess()`` does:
-/// 1. Reads the status. `.granted` returns at once; `.denied` and `.restricted` throw
-///    ``AuthorizationError`` without asking.
-/// 2. `.notDetermined`: runs the request, one for all the callers that are waiting meanwhile
-///    (a ``SingleFlight`` that runs to completion: a prompt on screen cannot be withdrawn, so a
-///    caller that gives up leaves it showing, and a caller that comes next joins it).
-/// 3. Reads the status again, which decides: the request's own answer is not trusted alone.
+/// RxSwift: a `flatMap` chain of `Single`s; Combine: `checkAccess().flatMap { requestAccessFuture() }`
+/// (both ask again for every overlapping call).
 ///
-/// The request's completion block is held to the rules of `withValueCompletion`: called twice,
-/// the second call is ignored; released without being called, the status read afterwards
-/// decides (both are reported through ``AsyncBridgeDiagnostics``, naming the gate's
-/// `init`). A request that keeps its
-/// block and never calls it needs a `timeout`: each caller then gets
-/// ``AuthorizationError/timedOut`` at its own deadline, and the request stays the one later
-/// callers join until it answers or releases its block.
-///
-/// Combine: the usual `checkAccess().publisher.flatMap { … requestAccessFuture() }`, which
-/// asks again for every tap that finds the status undetermined, overlapping taps included;
-/// RxSwift: the same chain with `flatMap` and `Single`.
+/// The status decides before and after asking; the request's own answer is not trusted alone.
+/// A request in progress runs to completion whoever gives up. Its completion block follows the
+/// rules of `withValueCompletion` (misuse reported through ``AsyncBridgeDiagnostics``); a
+/// request that never answers needs a `timeout`.
 public struct AuthorizationGate: Sendable {
     let readStatus: @Sendable () async throws -> AuthorizationStatus
     let request: @Sendable () async -> Void
@@ -39,9 +24,8 @@ public struct AuthorizationGate: Sendable {
     /// The shared request; its result is the status after it (`nil`: it could not be read).
     let prompts = SingleFlight<Unkeyed, AuthorizationStatus?, Never>(policy: .runToCompletion)
 
-    /// A gate whose request is a completion-block API answering with a `Bool`, as the camera's
-    /// and the microphone's do: `request` receives the completion block, `(Bool) -> Void`, to
-    /// pass to the platform's API.
+    /// A gate whose request is a completion-block API answering with a `Bool` (the camera's,
+    /// the microphone's).
     ///
     /// ```swift
     /// let camera = AuthorizationGate(
@@ -51,21 +35,16 @@ public struct AuthorizationGate: Sendable {
     /// ```
     ///
     /// - Parameters:
-    ///   - timeout: How long each caller waits for the request's answer, on `clock`; `nil` (the
-    ///     default) waits as long as it takes. More than zero (zero or negative: a precondition
-    ///     failure, README, "Durations and counts"). At a caller's deadline the status is read again:
-    ///     if it is still not determined, that caller gets ``AuthorizationError/timedOut``. The
-    ///     request itself is not abandoned (a prompt on screen cannot be withdrawn): callers
-    ///     that come later join it rather than ask again.
+    ///   - timeout: How long each caller waits for the answer, on `clock`; `nil` (the default)
+    ///     waits as long as it takes; zero or negative is a precondition failure. A caller whose
+    ///     deadline passes with the status still undetermined gets ``AuthorizationError/timedOut``;
+    ///     the request goes on, and later callers join it.
     ///   - clock: The clock of the timeout; `ManualClock` (AsyncBridgeTesting) in tests.
-    ///   - fileID: The file that misuse reports of `request`'s completion block name
-    ///     (``MisuseReport``); leave it to its default.
+    ///   - fileID: The file that misuse reports (``MisuseReport``) name; leave the default.
     ///   - line: The line those reports name.
-    ///   - status: Reads the current status; map your platform's status to ``AuthorizationStatus``.
-    ///     It may be `async` and may throw: a status that cannot be read fails the callers with
-    ///     ``AuthorizationError/statusUnavailable``, without asking.
-    ///   - request: Asks the user: receives the completion block to call with the answer. The
-    ///     `Bool` is not trusted alone: the status read afterwards decides.
+    ///   - status: Reads the current status; may be `async` and may throw (then the callers get
+    ///     ``AuthorizationError/statusUnavailable``, without asking).
+    ///   - request: Asks the user: receives the completion block to call with the answer.
     public init<C: Clock>(
         timeout: C.Duration? = nil,
         clock: C = ContinuousClock(),
@@ -82,10 +61,8 @@ public struct AuthorizationGate: Sendable {
         }
     }
 
-    /// A gate whose request is a completion-block API answering with a `Bool` and an error, as
-    /// the contacts' and the notifications' do: `request` receives the completion block,
-    /// `(Bool, (any Error)?) -> Void`. The error counts as no answer: the status read
-    /// afterwards decides.
+    /// A gate whose request is a completion-block API answering with a `Bool` and an error (the
+    /// contacts'); the error counts as no answer.
     ///
     /// ```swift
     /// let contacts = AuthorizationGate(
@@ -94,18 +71,12 @@ public struct AuthorizationGate: Sendable {
     /// )
     /// ```
     ///
-    /// Chosen over the `(Bool) -> Void` form only when the block passed on takes two arguments
-    /// (disfavoured, so that `{ _ in … }` stays the one-argument form).
-    ///
     /// - Parameters:
-    ///   - timeout: How long each caller waits for the request's answer, on `clock`; `nil` waits
-    ///     as long as it takes (see the `(Bool) -> Void` form).
+    ///   - timeout: How long each caller waits for the answer; `nil` waits as long as it takes.
     ///   - clock: The clock of the timeout.
-    ///   - fileID: The file that misuse reports of `request`'s completion block name; leave it
-    ///     to its default.
+    ///   - fileID: The file that misuse reports name; leave the default.
     ///   - line: The line those reports name.
-    ///   - status: Reads the current status; may be `async` and may throw (then the callers get
-    ///     ``AuthorizationError/statusUnavailable``).
+    ///   - status: Reads the current status; may be `async` and may throw.
     ///   - request: Asks the user: receives the completion block to call with the answer.
     @_disfavoredOverload
     public init<C: Clock>(
@@ -122,9 +93,8 @@ public struct AuthorizationGate: Sendable {
         }
     }
 
-    /// A gate whose request is an async function answering with a `Bool`.
-    ///
-    /// An error thrown by the request counts as no answer: the status read afterwards decides.
+    /// A gate whose request is an async function answering with a `Bool`; a thrown error counts
+    /// as no answer.
     ///
     /// ```swift
     /// let notifications = AuthorizationGate(
@@ -176,35 +146,25 @@ public struct AuthorizationGate: Sendable {
         try? await readStatus()
     }
 
-    /// Returns once access is granted, asking the user only if the status is not determined,
-    /// and only once for all the callers waiting at the same time.
-    ///
-    /// Throws ``AuthorizationError`` when access is denied or restricted (before or after
-    /// asking), when the request ended without a decision, or when it timed out; and
-    /// `CancellationError` when the calling task is cancelled first. Cancelling a caller does
-    /// not withdraw a request in progress: the other callers keep waiting for it, and later
-    /// callers join it.
+    /// Returns once access is granted, asking only if the status is not determined, once for
+    /// all the callers waiting at the time.
     ///
     /// ```swift
-    /// do {
-    ///     try await camera.requestAccess()
-    ///     startCapture()
-    /// } catch AuthorizationError.denied {
-    ///     showSettingsHint()
-    /// }
+    /// try await camera.requestAccess()
     /// ```
+    ///
+    /// Throws ``AuthorizationError`` (denied, restricted, undecided, timed out), or
+    /// `CancellationError` if the task is cancelled first; cancelling a caller does not
+    /// withdraw a request in progress.
     public func requestAccess() async throws {
         try await access().get()
     }
 
-    /// ``requestAccess()`` as a lazy `SharedFuture` with a typed failure: it runs when first
-    /// consumed, and its consumers share that one check (and request, if any).
+    /// ``requestAccess()`` as a lazy `SharedFuture` with a typed failure; its consumers share one
+    /// check (and request, if any).
     ///
     /// ```swift
-    /// switch try await camera.future().result {
-    /// case .success: startCapture()
-    /// case .failure(let error): show(error)   // typed: AuthorizationError
-    /// }
+    /// let result = try await camera.future().result   // Result<Void, AuthorizationError>
     /// ```
     public func future() -> SharedFuture<Void, AuthorizationError> {
         SharedFuture(work: { completer in
@@ -217,14 +177,11 @@ public struct AuthorizationGate: Sendable {
         })
     }
 
-    /// ``requestAccess()`` as a `Flow`: each subscription checks (and asks, if needed, joining a
-    /// request in progress), then delivers one value and finishes, or fails with
-    /// ``AuthorizationError``. The check-then-request pipeline, for code written with flows.
+    /// ``requestAccess()`` as a `Flow`: each subscription checks (and asks if needed), then
+    /// delivers one value and finishes, or fails with ``AuthorizationError``.
     ///
     /// ```swift
-    /// let token = refreshButton.taps
-    ///     .flatMap { camera.flow().asResult() }
-    ///     .subscribe { event in print(event) }
+    /// let token = refreshButton.taps.flatMap { camera.flow().asResult() }.subscribe { print($0) }
     /// ```
     public func flow() -> Flow<Void, AuthorizationError> {
         .deferred { Flow(future()) }
@@ -262,8 +219,8 @@ public struct AuthorizationGate: Sendable {
         }
     }
 
-    /// One request, shared by every caller waiting meanwhile: reads the status again (a
-    /// request that finished just before may have decided it), asks, and reads it once more.
+    /// One request, shared by the callers waiting meanwhile: reads the status again (a request
+    /// just finished may have decided it), asks, and reads it once more.
     @Sendable
     func ask() async -> AuthorizationStatus? {
         let before = await currentStatus()
@@ -284,16 +241,11 @@ public struct AuthorizationGate: Sendable {
     }
 }
 
-/// Whether the user allows access, as an ``AuthorizationGate`` sees it. Map your platform's
-/// status to it (`CNAuthorizationStatus`, `AVAuthorizationStatus`, …).
+/// Whether the user allows access, as an ``AuthorizationGate`` sees it; map your platform's
+/// status (`AVAuthorizationStatus`, …) to it.
 ///
 /// ```swift
-/// let status: AuthorizationStatus = switch CameraPermission.status {
-/// case .authorized: .granted
-/// case .notDetermined: .notDetermined
-/// case .restricted: .restricted
-/// case .denied: .denied
-/// }
+/// let status: AuthorizationStatus = CameraPermission.status == .authorized ? .granted : .denied
 /// ```
 public enum AuthorizationStatus: Hashable, Sendable {
     /// The user has not been asked yet: a request may grant access.
@@ -316,11 +268,9 @@ public enum AuthorizationError: Error, Hashable, Sendable {
     case denied
     /// The status is ``AuthorizationStatus/restricted``.
     case restricted
-    /// The request ended and the status is still not determined (the prompt was dismissed,
-    /// the request failed, or it dropped its completion block).
+    /// The request ended and the status is still not determined.
     case notDetermined
-    /// The request did not answer within the gate's timeout, and the status is still not
-    /// determined.
+    /// The request did not answer within the gate's timeout; the status is still not determined.
     case timedOut
     /// The gate's `status` closure threw: the status could not be read, so nobody was asked.
     case statusUnavailable

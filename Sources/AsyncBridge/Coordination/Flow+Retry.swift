@@ -2,29 +2,18 @@ extension Flow {
     /// Resubscribes after a failure, waiting as `backoff` says, until the flow finishes,
     /// `maxAttempts` subscriptions have failed, or `shouldRetry` turns an error down.
     ///
-    /// Values already delivered stay delivered: a flow that fails halfway sends its first
-    /// values again on the next attempt, if its source does.
-    ///
     /// ```swift
-    /// let updates = socket.updates
-    ///     .retry(.exponential(initial: .seconds(1), maxDelay: .seconds(30)), maxAttempts: 5, clock: clock)
-    /// let once = source.retry(maxAttempts: 2)   // one retry, at once
+    /// let updates = socket.updates.retry(.exponential(initial: .seconds(1)), maxAttempts: 5, clock: clock)
     /// ```
     ///
-    /// `maxAttempts` counts subscriptions, the first one included: `maxAttempts: 3` is at most
-    /// two retries. RxSwift's `retry(3)` counts the same way (three subscriptions in all);
-    /// Combine's `retry(3)` counts retries (four subscriptions in all); the label says which.
-    /// Unlike both, a retry can wait: a zero delay (`.immediate`, the default) resubscribes at
-    /// once, without the clock; a longer one sleeps on `clock`.
+    /// RxSwift: `retry(_:)`; Combine: `retry(_:)` (which counts retries, not attempts).
     ///
-    /// The failure that ends the retries is the one delivered, typed: the last attempt's, or
-    /// the one `shouldRetry` turned down. Cancelling the subscription during a wait ends it at
-    /// once: the timer's sleep is cancelled and no further attempt starts.
+    /// Values already delivered stay delivered; a source may send them again. The failure that
+    /// ends the retries is delivered, typed. Cancelling during a wait ends it at once.
     ///
     /// - Parameters:
     ///   - backoff: How long to wait before each resubscription; `.immediate` by default.
-    ///   - maxAttempts: How many subscriptions at most, the first one included; at least 1 (less
-    ///     is a precondition failure, README, "Durations and counts").
+    ///   - maxAttempts: How many subscriptions at most, the first one included; at least 1.
     ///   - clock: The clock to wait on; `ManualClock` (AsyncBridgeTesting) in tests.
     ///   - shouldRetry: Whether a failure is worth another attempt; by default every one is.
     public func retry<C: Clock>(

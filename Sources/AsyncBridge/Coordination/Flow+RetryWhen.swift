@@ -2,11 +2,6 @@ extension Flow {
     /// Resubscribes after a failure when the flow that `handler` makes from the failures sends
     /// a value; that flow's completion ends the result with the same completion.
     ///
-    /// `handler` runs once per subscription. It receives the failures, one value per failed
-    /// attempt, and returns the trigger: each failure waits for the trigger's next value, which
-    /// starts the next attempt. So the retry policy is a flow: a delay, a count, a check of the
-    /// error, a wait for the network to come back.
-    ///
     /// ```swift
     /// let users = api.users.retry { failures in
     ///     failures.setFailureType(to: APIError.self).flatMapWithIndex { error, index in
@@ -15,19 +10,13 @@ extension Flow {
     /// }
     /// ```
     ///
-    /// - **Trigger values** count only while a failure waits for one: a value sent while an
-    ///   attempt runs (or before the first failure) is ignored, as in RxSwift, which listens to
-    ///   the trigger only between a failure and the next attempt.
-    /// - **The trigger's completion** ends the result at once, with the same completion (the
-    ///   failure waiting for it is dropped), when a failure waits; when an attempt runs, that
-    ///   attempt goes on, and its finish finishes the result while its failure ends the result
-    ///   with the trigger's completion instead of being retried. RxSwift behaves the same (its
-    ///   trigger subject replays its completion to the next failure).
-    /// - **Synchronous failures** retried by a synchronous trigger run in a loop, not
-    ///   recursively: any number of them runs in constant stack depth.
-    /// - **Cancelling** the subscription cancels the running attempt and the trigger.
+    /// RxSwift: `retry(when:)`; Combine: none.
     ///
-    /// RxSwift: `retry(when:)` (formerly `retryWhen`); Combine: (none).
+    /// `handler` runs once per subscription; each failure waits for the trigger's next value.
+    /// Trigger values sent while an attempt runs are ignored. The trigger's completion ends the
+    /// result (at once if a failure waits; otherwise the running attempt's failure is not
+    /// retried). Synchronous retries run in constant stack depth. Cancelling cancels the attempt
+    /// and the trigger.
     public func retry<Trigger: Sendable>(
         when handler: @escaping @Sendable (_ failures: Flow<Failure, Never>) -> Flow<Trigger, Failure>
     ) -> Flow {

@@ -1,34 +1,22 @@
 /// Runs `operation`, and runs it again after a failure, waiting as `backoff` says, until it
 /// succeeds, `maxAttempts` attempts have failed, or `shouldRetry` turns an error down.
 ///
-/// Useful for requests that fail now and then (a flaky network, a server that is restarting):
-///
 /// ```swift
-/// let user = try await withRetry(
-///     .exponential(initial: .milliseconds(100), maxDelay: .seconds(5)),
-///     maxAttempts: 4,
-///     shouldRetry: { $0 is URLError }
-/// ) {
+/// let user = try await withRetry(.exponential(initial: .milliseconds(100)), maxAttempts: 4) {
 ///     try await api.loadUser(id: 42)
 /// }
 /// ```
 ///
-/// `maxAttempts` counts every run of the operation, the first one included: `maxAttempts: 3`
-/// is one attempt and at most two retries. (RxSwift's `retry(3)` counts the same way, three
-/// subscriptions in all; Combine's `retry(3)` counts retries, four subscriptions in all. The
-/// label says which.)
+/// RxSwift: `retry(_:)` (same count); Combine: `retry(_:)` (which counts retries, not attempts).
 ///
-/// The error that ends the retries is the one thrown: the last attempt's, or the one that
-/// `shouldRetry` turned down; `shouldRetry` sees it typed (`(APIError) -> Bool` for an
-/// operation that `throws(APIError)`). Cancelling the calling task ends the retries: a wait
-/// between attempts ends at once and no further attempt starts; the call throws
-/// `CancellationError` (the attempt in flight is cancelled as any child work is). The operation
-/// runs in the caller's task and isolation, so it need not be `Sendable`.
+/// The error that ends the retries is thrown; `shouldRetry` sees it typed. Cancelling the task
+/// ends the wait between attempts at once and throws `CancellationError`. The operation runs in
+/// the caller's task and isolation, so it need not be `Sendable`.
 ///
 /// - Parameters:
 ///   - backoff: How long to wait before each retry; `.immediate` by default.
 ///   - maxAttempts: How many times to run the operation at most, the first time included; at
-///     least 1 (less is a precondition failure, README, "Durations and counts").
+///     least 1.
 ///   - clock: The clock to wait on; `ManualClock` (AsyncBridgeTesting) in tests.
 ///   - shouldRetry: Whether an error is worth another attempt; by default every error is.
 ///   - isolation: The actor the operation runs on: the caller's, by default.

@@ -3,29 +3,22 @@ extension SharedFuture {
     /// waiting as `backoff` says, until one succeeds, `maxAttempts` have failed, or
     /// `shouldRetry` turns an error down.
     ///
-    /// `makeFuture` is called for every attempt, the first included, and must return a new
-    /// future each time: a `SharedFuture` memoises its outcome, failures included, so the same
-    /// future would only fail again at once. (That is why this is not `future.retry()`.)
-    ///
     /// ```swift
     /// let user = SharedFuture.retrying(.exponential(initial: .milliseconds(200)), maxAttempts: 3) {
-    ///     SharedFuture { api.getUser(id: 42, completion: $0) }
+    ///     SharedFuture { api.getUser(id: 42, completion: $0) }   // a new future per attempt
     /// }
     /// ```
     ///
-    /// Lazy like any future: the first attempt starts with the first consumer, and the outcome
-    /// is shared and memoised. `maxAttempts` counts attempts, the first one included (as
-    /// RxSwift's `retry(3)` does; Combine's `retry(3)` counts retries). The failure is the
-    /// last attempt's, typed. A broken contract (``AsyncBridgeError``) is not a `Failure` and
-    /// is not retried. When the last consumer leaves, the attempt in flight or the backoff's
-    /// wait is cancelled and no further attempt starts.
+    /// RxSwift: `retry(_:)` on a `Single`; Combine: `retry(_:)` (which counts retries).
     ///
-    /// For an async operation, `SharedFuture { try await withRetry(…) { … } }` does the same.
+    /// `makeFuture` must return a new future each time (a future memoises its failure). Lazy:
+    /// the first attempt starts with the first consumer. The failure is the last attempt's,
+    /// typed; an ``AsyncBridgeError`` is not retried. When the last consumer leaves, the attempt
+    /// or the wait in progress is cancelled.
     ///
     /// - Parameters:
     ///   - backoff: How long to wait before each retry; `.immediate` by default.
-    ///   - maxAttempts: How many attempts at most, the first one included; at least 1 (less is a
-    ///     precondition failure, README, "Durations and counts").
+    ///   - maxAttempts: How many attempts at most, the first one included; at least 1.
     ///   - clock: The clock to wait on; `ManualClock` (AsyncBridgeTesting) in tests.
     ///   - shouldRetry: Whether a failure is worth another attempt; by default every one is.
     ///   - makeFuture: Makes the future of one attempt.

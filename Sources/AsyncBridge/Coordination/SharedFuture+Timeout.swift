@@ -2,28 +2,19 @@ extension SharedFuture {
     /// A future that fails with ``TimeoutError`` if this one has not finished `duration` after
     /// its run started.
     ///
-    /// Lazy like the other operators: the clock starts when the returned future's first
-    /// consumer arrives. At the deadline this future's run is left (and cancelled, if nobody
-    /// else waits for it) and the returned future fails at once, without waiting for the
-    /// operation to wind down. Its outcome is memoised like any future's, the timeout
-    /// included; build a new one for a new attempt (``retrying(_:maxAttempts:clock:shouldRetry:_:)``
-    /// does, on each attempt).
-    ///
     /// ```swift
-    /// let user = SharedFuture { api.getUser(id: 42, completion: $0) }
-    ///     .timeout(.seconds(5), clock: clock)   // SharedFuture<User, any Error>
+    /// let user = SharedFuture { api.getUser(id: 42, completion: $0) }.timeout(.seconds(5), clock: clock)
     /// ```
     ///
-    /// The failure type becomes `any Error`: this future's `Failure` or ``TimeoutError``. To
-    /// keep it typed, use ``timeout(_:tolerance:clock:customError:)``.
+    /// RxSwift: `Single.timeout(_:scheduler:)`; Combine: `timeout(_:scheduler:customError:)`.
     ///
-    /// RxSwift: `Single.timeout(_:scheduler:)` (fails with `RxError.timeout`); Combine:
-    /// `timeout(_:scheduler:customError:)`, which *finishes* without a value unless given an
-    /// error. A future cannot finish without a value, so it fails.
+    /// The clock starts with the first consumer. At the deadline this future's run is left (and
+    /// cancelled if nobody else waits) and the result fails at once; the timeout is memoised
+    /// like any outcome. The failure type becomes `any Error`; to keep it typed, use
+    /// ``timeout(_:tolerance:clock:customError:)``.
     ///
     /// - Parameters:
-    ///   - duration: How long to wait, on `clock`; more than zero (zero or negative: a
-    ///     precondition failure, README, "Durations and counts").
+    ///   - duration: How long to wait, on `clock`; more than zero.
     ///   - tolerance: The clock's leeway for the deadline.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable
@@ -42,12 +33,12 @@ extension SharedFuture {
     /// let user: SharedFuture<User, APIError> = request.timeout(.seconds(5), clock: clock) { .timedOut }
     /// ```
     ///
-    /// Otherwise the same as ``timeout(_:tolerance:clock:)``. Combine:
-    /// `timeout(_:scheduler:customError:)`.
+    /// RxSwift: `Single.timeout(_:scheduler:)`; Combine: `timeout(_:scheduler:customError:)`.
+    ///
+    /// Otherwise the same as ``timeout(_:tolerance:clock:)``.
     ///
     /// - Parameters:
-    ///   - duration: How long to wait, on `clock`; more than zero (zero or negative: a
-    ///     precondition failure, README, "Durations and counts").
+    ///   - duration: How long to wait, on `clock`; more than zero.
     ///   - tolerance: The clock's leeway for the deadline.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     ///   - customError: The failure at the deadline.

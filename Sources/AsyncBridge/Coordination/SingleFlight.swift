@@ -1,35 +1,16 @@
 /// Coalesces concurrent calls of the same operation: the callers of one key share one run.
 ///
-/// The first caller of a key starts the operation in a new task; callers that come while it
-/// is in flight wait for the same result; once it has finished, the next call starts a new run.
-/// Nothing is remembered beyond the flight (for a result kept after it, use a ``SharedFuture``).
-///
-/// Useful for a token refresh that many requests discover at once, a cache miss that many
-/// screens hit together, or a system prompt that must be shown once:
-///
 /// ```swift
-/// let refresher = SingleFlight<String, Token, any Error>()
-///
-/// func validToken(refreshing refreshToken: String) async throws -> Token {
-///     try await refresher.run(key: refreshToken) { try await api.refresh(refreshToken) }
-/// }
+/// let token = try await refresher.run(key: refreshToken) { try await api.refresh(refreshToken) }
 /// ```
 ///
-/// - **Cancellation.** A waiter whose task is cancelled throws `CancellationError` at once;
-///   the others keep waiting. When the last waiter leaves, the run's task is cancelled
-///   (``SingleFlightPolicy/cancelWhenUnused``, the default) or left to finish, later callers
-///   joining it (``SingleFlightPolicy/runToCompletion``).
-/// - **Failures** reach every waiter of the flight, typed through ``result(key:isolation:operation:)``.
-/// - **Keys** isolate flights: different keys run concurrently. Use ``Unkeyed`` for one flight
-///   at a time (`refresher.run { … }`).
-/// - **Re-entrancy.** The operation may call `run` for *another* key. Calling it for its own key
-///   waits for itself and never returns, as Go's `singleflight` does.
+/// Go: `singleflight.Group`; RxSwift and Combine: none (a `share()`d request kept in a property).
 ///
-/// Go: `singleflight.Group`. In RxSwift or Combine this is written by hand: a shared request
-/// (`share()`) kept in a property and cleared when it completes. The default policy does what
-/// RxSwift's `share()` does when its last subscriber leaves (it disposes the source); the hand-
-/// written `Task` in an actor that people write for async code does not cancel.
-/// A `SingleFlight` is a value with shared state: copies coalesce with each other.
+/// The first caller of a key starts the operation in a new task; callers that come meanwhile
+/// wait for its result; nothing is kept after the flight. A cancelled waiter throws
+/// `CancellationError` at once; when the last one leaves, the ``SingleFlightPolicy`` decides.
+/// Different keys run concurrently. Calling `run` for its own key from the operation never
+/// returns. Copies share their flights.
 public struct SingleFlight<Key: Hashable & Sendable, Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     let storage: SingleFlightStorage<Key, Value, Failure>
@@ -55,9 +36,8 @@ public struct SingleFlight<Key: Hashable & Sendable, Value: Sendable, Failure: E
 
     /// Runs `operation` for `key`, or waits for the run of `key` in flight; returns its value.
     ///
-    /// `operation` runs in a new task (not the caller's), so cancelling the caller does not
-    /// cancel it directly: see ``SingleFlightPolicy``. Throws the operation's failure, or
-    /// `CancellationError` when the calling task is cancelled first.
+    /// `operation` runs in a new task; cancelling the caller leaves it to the
+    /// ``SingleFlightPolicy``. Throws the operation's failure, or `CancellationError`.
     ///
     /// ```swift
     /// let token = try await refresher.run(key: refreshToken) { try await api.refresh(refreshToken) }
@@ -76,10 +56,7 @@ public struct SingleFlight<Key: Hashable & Sendable, Value: Sendable, Failure: E
     /// failure typed. Throws only `CancellationError`, when the calling task is cancelled first.
     ///
     /// ```swift
-    /// switch try await loader.result(key: url) { () async throws(APIError) -> Data in try await api.data(url) } {
-    /// case .success(let data): show(data)
-    /// case .failure(let error): show(error)   // typed: APIError
-    /// }
+    /// let data = try await loader.result(key: url) { () async throws(APIError) -> Data in try await api.data(url) }
     /// ```
     @inlinable
     public func result(
@@ -95,15 +72,11 @@ public struct SingleFlight<Key: Hashable & Sendable, Value: Sendable, Failure: E
         }
     }
 
-    /// A lazy `SharedFuture` of `key`'s flight: its first consumer joins the flight in progress or
-    /// starts one. Like any `SharedFuture` it keeps its result once it has one, for its own
-    /// consumers; the single-flight forgets it. When the future's last consumer leaves, it
-    /// leaves the flight as one waiter.
+    /// A lazy `SharedFuture` of `key`'s flight: its first consumer joins or starts the flight;
+    /// it keeps its result, and leaves the flight as one waiter when its last consumer leaves.
     ///
     /// ```swift
-    /// let token: SharedFuture<Token, any Error> = refresher.future(key: refreshToken) {
-    ///     try await api.refresh(refreshToken)
-    /// }
+    /// let token = refresher.future(key: refreshToken) { try await api.refresh(refreshToken) }
     /// ```
     public func future(
         key: Key,
@@ -118,9 +91,8 @@ public struct SingleFlight<Key: Hashable & Sendable, Value: Sendable, Failure: E
         })
     }
 
-    /// A `Flow` of `key`'s flight: each subscription joins the flight in progress or starts
-    /// one, receives its value then finished (or its failure), and leaves the flight as one
-    /// waiter when cancelled. A subscription after the flight ended starts a new one.
+    /// A `Flow` of `key`'s flight: each subscription joins or starts the flight, receives its
+    /// value then finished (or its failure), and leaves as one waiter when cancelled.
     ///
     /// ```swift
     /// let token = refresher.flow(key: refreshToken) { try await api.refresh(refreshToken) }

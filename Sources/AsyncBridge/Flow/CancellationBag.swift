@@ -1,20 +1,11 @@
 /// Holds cancellation tokens and cancels them all when it is released or emptied: ties
 /// subscriptions to the life of their owner.
 ///
-/// A token does not cancel when it is released, and `Flow`'s `subscribe` methods do not let
-/// their token be dropped silently: an unused token is a compiler warning, and
-/// `.store(in: bag)` is the usual answer to it.
+/// ```swift
+/// names.subscribe { print($0) }.store(in: bag)   // bag: a property of the owner
+/// ```
 ///
 /// RxSwift: `DisposeBag`; Combine: `Set<AnyCancellable>`.
-///
-/// ```swift
-/// final class ViewModel {
-///     let bag = CancellationBag()
-///     init(names: Flow<String, Never>) {
-///         names.subscribe { print($0) }.store(in: bag)
-///     }
-/// }
-/// ```
 public final class CancellationBag: Sendable {
     private let tokens = Lock<[CancellationToken]>.make([])
 

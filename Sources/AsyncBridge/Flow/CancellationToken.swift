@@ -1,27 +1,13 @@
 /// A handle that cancels a subscription or an operation, at most once.
 ///
-/// Releasing a token does **not** cancel; call ``cancel()``, or store the token in a
-/// ``CancellationBag`` that cancels it when its owner goes. This is RxSwift's choice for
-/// `Disposable`, not Combine's (`AnyCancellable` cancels when released), because the same
-/// token is handed back by completion-block bridges, where `api.load { … }` with its handle
-/// ignored must keep running.
-///
-/// A dropped token is not a silent leak, though: `Flow`'s `subscribe` methods return it
-/// without `@discardableResult`, so forgetting `.store(in: bag)` is a compiler warning (an
-/// error under `-warnings-as-errors`), as RxSwift warns about an unused `Disposable`. Write
-/// `_ = flow.subscribe { … }` for a subscription meant to live as long as its source.
-/// `SharedFuture`'s `subscribe(deliveringOn:_:)` keeps `@discardableResult`: its subscription ends by itself
-/// with the one result, and releases everything then.
-///
 /// ```swift
-/// let token = future.subscribe(deliveringOn: .main) { result in render(result) }
-/// token.cancel()   // the operation's cancel action runs; `render` gets CancellationError
-///
 /// flow.subscribe { event in print(event) }.store(in: bag)   // cancelled with the bag
 /// ```
 ///
-/// RxSwift: `Disposable`; Combine: `AnyCancellable` (which, unlike this token, cancels when
-/// released).
+/// RxSwift: `Disposable`; Combine: `AnyCancellable` (which cancels when released).
+///
+/// Releasing a token does **not** cancel: call ``cancel()`` or store it in a
+/// ``CancellationBag``. An unused token from `Flow.subscribe` is a compiler warning.
 public final class CancellationToken: Sendable, Hashable {
     /// What cancelling reaches: a flow subscription, or an action of the token's own.
     @usableFromInline
@@ -65,11 +51,9 @@ public final class CancellationToken: Sendable, Hashable {
 
     /// Cancels: runs the cancel action if this is the first call; later calls do nothing.
     ///
-    /// For a `Flow` subscription, cancellation has taken effect when any call returns, on
-    /// any thread: the handlers get nothing more, except an event another thread was already
-    /// delivering. A second call made while the first is still reaching the source returns at
-    /// once too, without waiting for it. For a token made with ``init(_:)``, a second call
-    /// returns at once as well, possibly before the first has finished running the action.
+    /// For a `Flow` subscription, once any call returns the handlers get nothing more, except
+    /// an event another thread was already delivering. A second call returns at once, possibly
+    /// before the first has finished.
     ///
     /// ```swift
     /// token.cancel()

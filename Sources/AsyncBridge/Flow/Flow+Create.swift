@@ -33,20 +33,14 @@ public final class FlowEmitter<Element: Sendable, Failure: Error>: Sendable {
         subscriber.subscription.onCancel { [weak drain = self.drain] in drain?.close() }
     }
 
-    /// Whether nobody listens any more: the subscriber cancelled or wants no more values (a
-    /// `prefix` that is full), or the flow has completed. A source that produces in a loop asks
-    /// before each value and stops. RxSwift: `Disposable.isDisposed` of the `create` sink;
-    /// Combine: a cancelled `Subscription`.
+    /// Whether nobody listens any more (cancelled, a full `prefix`, or completed): a source that
+    /// produces in a loop asks before each value.
     ///
     /// ```swift
-    /// let naturals = Flow<Int, Never>.create { emitter in
-    ///     var next = 0
-    ///     while !emitter.isCancelled {
-    ///         emitter.send(next)
-    ///         next += 1
-    ///     }
-    /// }
+    /// while !emitter.isCancelled { emitter.send(next()) }
     /// ```
+    ///
+    /// RxSwift: `Disposable.isDisposed`; Combine: a cancelled `Subscription`.
     @inlinable
     public var isCancelled: Bool {
         drain.isClosed
@@ -117,14 +111,8 @@ extension Flow {
 
     /// A flow whose every subscription runs `body` with an emitter; `body` returns how to stop
     /// the work. The cancel action runs once if the subscriber cancels before the flow
-    /// completed (also when the cancellation came while `body` was still running), and never
-    /// after completion.
-    ///
-    /// The emitter is closed before the cancel action runs: whatever is sent from then on,
-    /// by the cancel action too (an `emitter.fail(.cancelled)` reporting the cancellation),
-    /// is ignored, so the cancelling subscriber (or a `share(scope: .forever)` that would
-    /// keep it as the completion) never sees it. RxSwift marks its sink disposed before
-    /// disposing the subscription the same way; Combine delivers nothing after `cancel()`.
+    /// completed (even while `body` runs), never after completion. The emitter is closed
+    /// first, so what the cancel action sends is ignored, as in RxSwift and Combine.
     ///
     /// ```swift
     /// let progress = Flow<Double, any Error>.create { emitter in

@@ -4,36 +4,20 @@ import Observation
 
 @available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *)
 extension Flow where Failure == Never {
-    /// What `read` returns from `@Observable` models: the current value at once, then the value
-    /// after each change of anything `read` read, for a model that may be changed from any
-    /// thread (one that guards its state with a lock, or an actor's `nonisolated` view of it).
-    ///
-    /// Everything `read` reads is tracked together (several properties, computed ones, several
-    /// models), and what it reads is tracked anew at each read. After a change the flow reads
-    /// again on a global Dispatch queue, so the value is the one after the mutation; changes
-    /// made before that read starts come as one value (the latest), as with `Observations`.
-    /// No change is lost between two reads: each read is registered twice, the second
-    /// registration made after the first is in place, so a change that lands between the two
-    /// is either in the value delivered or reported by the first. This holds for a model whose
-    /// setter and getter exclude each other (a lock around the whole mutation, as
-    /// `withMutation(keyPath:)` inside the model's lock).
-    ///
-    /// The flow holds `read` (and so what it captures, the model); each subscription holds it
-    /// until it ends, and then lets go of it. Cancelling stops the tracking: a registration left
-    /// in the model's registrar holds nothing but a weak reference, and is dropped at the
-    /// property's next change. The flow never finishes. A model on the main actor:
-    /// ``MainActorFlow/observing(_:)``.
+    /// What `read` returns from `@Observable` models changed from any thread: the current value
+    /// at once, then the value after each change of anything `read` read.
     ///
     /// ```swift
-    /// let totals = Flow.observing { cart.total }     // cart: a Sendable @Observable model
-    /// let token = totals.subscribe { print("total", $0) }
-    /// for await total in Flow.observing({ cart.total }).values { print(total) }
+    /// let token = Flow.observing { cart.total }.subscribe { print("total", $0) }
     /// ```
     ///
     /// RxSwift: a `BehaviorRelay`'s `asObservable()`; Combine: a `@Published` property's
-    /// `$total` publisher (both send the current value first; they send in `willSet`, before the
-    /// change, where this reads after it). Swift: `Observations { cart.total }` (macOS 26 and
-    /// iOS 26).
+    /// publisher; Swift: `Observations` (macOS 26, iOS 26).
+    ///
+    /// After a change the flow reads again on a global queue; changes made before that read
+    /// come as one value. No change is lost for a model whose setter and getter exclude each
+    /// other (a lock around the whole mutation). Each subscription holds `read` until it ends;
+    /// the flow never finishes. A main-actor model: ``MainActorFlow/observing(_:)``.
     @inlinable
     public static func observing(_ read: @escaping @Sendable () -> Element) -> Flow {
         Flow.create { emitter in
@@ -52,39 +36,19 @@ extension Flow where Failure == Never {
 @available(macOS 14.0, iOS 17.0, watchOS 10.0, tvOS 17.0, *)
 extension MainActorFlow where Failure == Never {
     /// What `read` returns from main-actor `@Observable` models: the current value, then the
-    /// value after each change of anything `read` read, each read and delivered on the main
-    /// actor. What a `@MainActor` view model observes, with no `nonisolated`, no
-    /// `MainActor.assumeIsolated` and no `@unchecked Sendable`.
-    ///
-    /// Subscribed on the main actor, the current value arrives inside `subscribe`. After a
-    /// change the flow reads again in a main-queue block, after the code that made the change
-    /// has returned: the changes made together, by one stretch of main-actor code up to its
-    /// next suspension, come as one value (the last), as with `Observations`. Everything
-    /// `read` reads is tracked together, anew at each read.
-    ///
-    /// Each subscription holds `read` (and so the model it captures) until it ends; cancelling
-    /// stops the tracking, and the registration left in the model's registrar holds nothing but
-    /// a weak reference. The flow never finishes.
+    /// value after each change of anything `read` read, read and delivered on the main actor.
     ///
     /// ```swift
-    /// @MainActor final class SearchViewModel {
-    ///     let bag = CancellationBag()
-    ///     var results: [String] = []
-    ///
-    ///     init(form: SearchForm, search: @escaping @Sendable (String) -> Flow<[String], Never>) {
-    ///         MainActorFlow.observing { form.query }
-    ///             .flow
-    ///             .flatMapLatest(search)
-    ///             .receive(on: MainActor.shared)
-    ///             .subscribe(with: self) { viewModel, results in viewModel.results = results }
-    ///             .store(in: bag)
-    ///     }
-    /// }
+    /// MainActorFlow.observing { form.query }.subscribe(with: self) { viewModel, query in viewModel.query = query }.store(in: bag)
     /// ```
     ///
-    /// RxSwift: a `BehaviorRelay`'s `asDriver()`; Combine: `$query.receive(on: DispatchQueue.main)`
-    /// on a `@Published` property (both send in `willSet`, before the change; this reads after
-    /// it). Swift: `Observations { form.query }` iterated on the main actor (macOS 26, iOS 26).
+    /// RxSwift: a `BehaviorRelay`'s `asDriver()`; Combine: `$query.receive(on: DispatchQueue.main)`;
+    /// Swift: `Observations` iterated on the main actor (macOS 26, iOS 26).
+    ///
+    /// Subscribed on the main actor, the current value arrives inside `subscribe`. After a change
+    /// the flow reads again in a main-queue block, so the changes of one stretch of main-actor
+    /// code come as one value. Each subscription holds `read` until it ends; the flow never
+    /// finishes.
     @inlinable
     public static func observing(_ read: @escaping @MainActor @Sendable () -> Element) -> MainActorFlow {
         let upstream = Flow<Element, Never>.create { emitter in

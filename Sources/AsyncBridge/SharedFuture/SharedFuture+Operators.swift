@@ -1,8 +1,8 @@
 extension SharedFuture {
-    /// Transforms the success value.
+    /// Transforms the success value; lazy like this one, and cancelling it leaves this future
+    /// as any consumer does.
     ///
-    /// The returned future is lazy like this one: it starts this future when it is first
-    /// awaited, and cancelling it cancels this future's run if nobody else waits for it.
+    /// RxSwift: `Single.map`; Combine: `map`.
     ///
     /// ```swift
     /// let name: SharedFuture<String, APIError> = user.map { $0.name }

@@ -1,30 +1,16 @@
 /// One result, later: the hub every one-shot bridge converts to and from.
 ///
-/// A `SharedFuture` is
-/// - **lazy**: its operation starts when the first consumer arrives, not when it is created
-///   (unlike Combine's `Future`, which starts at once);
-/// - **shared**: concurrent consumers share one run of the operation, and consumers that come
-///   after it finished get the stored result without running it again (what RxSwift's
-///   `share(replay: 1, scope: .forever)` gives a request, built in; its default scope runs the
-///   request again for a consumer that comes after the result);
-/// - **cancellable**: the operation may hand back a ``CancelAction``. It runs exactly once,
-///   when the last consumer goes away before the operation finished, and never after. The
-///   future is then idle again, and a later consumer starts a new run.
-///
-/// Useful for wrapping a completion-block API once and handing the result to async code,
-/// to old callers and to several screens at the same time:
-///
 /// ```swift
-/// let user = SharedFuture<User, APIError> { completion in
-///     api.getUser(id: 42, completion: completion)
-/// }
+/// let user = SharedFuture<User, APIError> { api.getUser(id: 42, completion: $0) }
 /// let name = try await user.value.name     // starts the request
 /// let same = try await user.result         // served from memory: no second request
 /// ```
 ///
-/// RxSwift: `Single` + `share(replay: 1, scope: .forever)`; Combine:
-/// `Deferred { Future { … } }.share()` (which gives a consumer that comes after the result
-/// the completion alone, not the value).
+/// RxSwift: `Single` + `share(replay: 1, scope: .forever)`; Combine: `Deferred { Future { … } }.share()`.
+///
+/// Lazy: the operation starts with the first consumer. Shared: concurrent consumers share one
+/// run, later ones get the stored result. Cancellable: the ``CancelAction`` runs exactly once
+/// when the last consumer leaves before the result, and the future is idle again.
 public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     typealias Machine = FutureStateMachine<Success, Failure>
@@ -68,9 +54,8 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
 
     /// Waits for the result, starting the operation if nobody has yet.
     ///
-    /// Throws the future's `Failure`, `CancellationError` when the waiting task is cancelled
-    /// first, or ``AsyncBridgeError`` when the bridged API broke its contract. Cancelling the
-    /// last waiting task runs the operation's cancel action.
+    /// Throws the `Failure`, `CancellationError`, or ``AsyncBridgeError`` (a broken contract).
+    /// Cancelling the last waiting task runs the operation's cancel action.
     ///
     /// ```swift
     /// let user = try await future.value
@@ -85,15 +70,10 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
 
     /// Waits for the result and returns it with its typed failure.
     ///
-    /// Only `CancellationError` (the waiting task was cancelled) and ``AsyncBridgeError`` (the
-    /// bridged API broke its contract) are thrown; the operation's own failure is inside the
-    /// returned `Result`.
+    /// Throws only `CancellationError` and ``AsyncBridgeError``; the failure is in the `Result`.
     ///
     /// ```swift
-    /// switch try await future.result {
-    /// case .success(let user): show(user)
-    /// case .failure(let error): show(error)  // typed: APIError
-    /// }
+    /// let outcome: Result<User, APIError> = try await future.result
     /// ```
     @inlinable @inline(__always)
     public var result: Result<Success, Failure> {
@@ -111,9 +91,7 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
 
     /// Waits as one consumer; `nil` means the waiting task was cancelled.
     ///
-    /// Inlined into every caller so that a consumer served without waiting (the future had
-    /// finished, or its run completed synchronously) makes no async call: each would cost a
-    /// hop to the callee's executor and one back.
+    /// Inlined so that a consumer served without waiting makes no async call (an executor hop).
     @inlinable @inline(__always)
     func outcome() async -> FutureOutcome<Success, Failure>? {
         switch arrive(inTask: true) {
@@ -149,11 +127,8 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
     /// Consumer `id` starts run `generation`, outside the lock, with the stored `operation`,
     /// and records the cancel action it hands back.
     ///
-    /// A consumer that awaits (`inTask`) checks whether its task was cancelled while the run
-    /// was starting (the operation itself may have cancelled it); if so it leaves at once,
-    /// running the cancel action, before the run's completer is released, so that this
-    /// cancellation wins over a completion block that the operation dropped. A later
-    /// cancellation is its cancellation handler's business.
+    /// A consumer that awaits (`inTask`) and was cancelled while the run started leaves at once,
+    /// before the completer is released, so the cancellation wins over a dropped block.
     @inlinable
     func run(
         _ id: UInt64,
@@ -165,15 +140,12 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
             preconditionFailure("Internal inconsistency: a future with no operation was started")
         }
         let completer = FutureCompleter(self, generation: generation)
-        // Not `operation.map { $0.start(completer) }`: a closure returned through that generic
-        // function gets reabstraction thunks, two allocations per call. Not `if let operation`
-        // either: the binding copies the operation (an outlined copy and destroy of the enum);
-        // `unsafelyUnwrapped` borrows it.
+        // `unsafelyUnwrapped` borrows the operation: `map` would add reabstraction thunks and
+        // `if let` a copy.
         let cancel = operation.unsafelyUnwrapped.start(completer)
         let started = withExtendedLifetime(completer) { () -> Machine.Start in
-            // Completed synchronously, inside `start` on this thread: the run is finished (a
-            // terminal state, which nobody writes any more) and its cancel action is dropped
-            // unused. This thread recorded both under the lock, so it reads them without.
+            // Completed synchronously on this thread, which recorded the terminal state under
+            // the lock and so reads it without; the cancel action is dropped unused.
             if completer.completedWhileStarting {
                 return .finished(storage.withUnsynchronizedState { $0.outcome(ofFinished: generation) })
             }
@@ -269,16 +241,14 @@ final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Senda
     @usableFromInline let generation: UInt64
     /// The future's mutex, for the deinitialiser's fast path.
     @usableFromInline let mutex: LockMutex
-    /// Guarded by the future's lock, hence unchecked: a dynamic exclusivity check would cost
-    /// more than the lock.
+    /// Guarded by the future's lock, hence unchecked.
     @exclusivity(unchecked) @usableFromInline var called = false
     /// The thread that starts the run (and makes this completer).
     @usableFromInline let starter: ThreadIdentity
     /// The completion was called synchronously, on the starter's thread, while the operation
     /// was starting: the starter takes the outcome without another critical section.
     ///
-    /// Written (under the lock) only on the starter's thread and read only by the starter once
-    /// the operation has returned, so that thread's program order orders every access.
+    /// Written and read only on the starter's thread, so its program order orders every access.
     @exclusivity(unchecked) @usableFromInline var completedWhileStarting = false
 
     @inlinable
@@ -328,13 +298,9 @@ final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Senda
         }
     }
 
-    // A generic class's deinitialiser is compiled unspecialised, where every use of a generic
-    // type costs a metadata lookup. The common case (the completion was called) only reads the
-    // flag under the future's mutex, which is not generic; the rest is a method of its own.
-    //
-    // The commonest case takes no lock: a completion called while starting, released on the
-    // starter's thread (the run's own `withExtendedLifetime`). Only that thread ever writes
-    // `completedWhileStarting`, so it reads the flag race-free, and the flag implies `called`.
+    // The deinitialiser is compiled unspecialised, so the common case (the completion was
+    // called) only reads a flag, without the lock on the starter's thread (the only writer of
+    // `completedWhileStarting`), under the non-generic mutex elsewhere.
     @inlinable
     deinit {
         if starter.isCurrent && completedWhileStarting { return }

@@ -2,25 +2,14 @@
 /// value: a subscriber to `view.flow` first receives the latest value the work side
 /// accepted (or the initial value), then what the work side accepts after it.
 ///
-/// The work side does not replay: `work.flow` emits only what the view accepts after it
-/// subscribed, so subscribing the worker never triggers the operation by itself.
-///
-/// Useful for a control that must show the stored setting as soon as it appears, then
-/// stay in step with the operation it triggers (an "action relay").
-///
-/// RxSwift: a hand-written `BidirectionalBehaviorRelay` (`workInput` a `BehaviorRelay`,
-/// `viewInput` a `PublishRelay`); Combine has none.
-///
 /// ```swift
-/// let notificationsRelay = BidirectionalLatestValueRelay(value: settings.notificationsOn)
-/// notificationsRelay.view.flow
-///     .subscribe(with: notificationsSwitch) { control, isOn in control.isOn = isOn }   // shows the setting at once
-///     .store(in: bag)
-/// notificationsSwitch.userChanges.bind(to: notificationsRelay.view).store(in: bag)
-/// notificationsRelay.work.flow
-///     .subscribe(onValue: { isOn in api.setNotifications(isOn) { notificationsRelay.work.accept($0) } }, onCompletion: { _ in })
-///     .store(in: bag)
+/// let relay = BidirectionalLatestValueRelay(value: settings.notificationsOn)
+/// relay.view.flow.subscribe(with: notificationsSwitch) { control, isOn in control.isOn = isOn }.store(in: bag)
 /// ```
+///
+/// RxSwift: a hand-written `BidirectionalBehaviorRelay`; Combine: none.
+///
+/// The work side does not replay, so subscribing the worker never triggers the operation.
 public final class BidirectionalLatestValueRelay<Element: Sendable>: Sendable {
     /// The view's side: accepts user input, emits the current value and then what the work
     /// side accepts.

@@ -2,28 +2,16 @@
 /// own values: what ``view`` accepts reaches only `work.flow`, and what ``work`` accepts
 /// reaches only `view.flow`.
 ///
-/// Useful for a control bound to an operation (an "action relay"): a switch that
-/// triggers an API call, whose result sets the switch. With one ordinary relay both sides
-/// read, the work side would hear its own result and call the API again, forever; here it
-/// cannot. (The view must also not turn a value it is *shown* back into a user event —
-/// assign its state, do not re-emit it.)
-///
-/// Neither side replays: a subscriber receives only what the other side accepts after it
-/// subscribed. Use ``BidirectionalLatestValueRelay`` when the view needs a current value.
-///
-/// RxSwift: a hand-written `BidirectionalPublishRelay` (two `PublishRelay`s behind two
-/// `ControlProperty`s); Combine has none.
-///
 /// ```swift
-/// let notificationsRelay = BidirectionalLiveRelay<Bool>()
-/// notificationsSwitch.userChanges.bind(to: notificationsRelay.view).store(in: bag)
-/// notificationsRelay.view.flow
-///     .subscribe(with: notificationsSwitch) { control, isOn in control.isOn = isOn }
-///     .store(in: bag)
-/// notificationsRelay.work.flow
-///     .subscribe(onValue: { isOn in api.setNotifications(isOn) { notificationsRelay.work.accept($0) } }, onCompletion: { _ in })
-///     .store(in: bag)
+/// notificationsSwitch.userChanges.bind(to: relay.view).store(in: bag)
+/// relay.work.flow.subscribe(onValue: { isOn in api.setNotifications(isOn) { relay.work.accept($0) } },
+///                           onCompletion: { _ in }).store(in: bag)
 /// ```
+///
+/// RxSwift: a hand-written `BidirectionalPublishRelay`; Combine: none.
+///
+/// Neither side replays (see ``BidirectionalLatestValueRelay`` for a current value). The view
+/// must assign what it is shown, not re-emit it as a user event.
 public final class BidirectionalLiveRelay<Element: Sendable>: Sendable {
     /// The view's side: accepts user input, emits what the work side accepted.
     ///

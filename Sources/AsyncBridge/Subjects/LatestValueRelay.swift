@@ -7,15 +7,10 @@
 /// completed.
 ///
 /// ```swift
-/// let modelRelay = LatestValueRelay(value: Model.default)
-/// modelRelay.flow.subscribe(onValue: { render($0) }, onCompletion: { _ in }).store(in: bag)   // render(.default) at once
-/// modelRelay.accept(loaded)
-/// print(modelRelay.value)                                            // loaded
+/// modelRelay.flow.subscribe(onValue: { render($0) }, onCompletion: { _ in }).store(in: bag)   // the current value at once
 /// ```
 ///
-/// Threads: as for ``LatestValueSubject`` — a new subscriber's current value never interleaves
-/// wrongly with a concurrent `accept`, and `value` reflects an `accept` as soon as it
-/// returns.
+/// Threads as for ``LatestValueSubject``; `value` reflects an `accept` as soon as it returns.
 public final class LatestValueRelay<Element: Sendable>: FlowRelay {
     @usableFromInline let storage: SubjectStorage<Element, Never>
 

@@ -1,29 +1,16 @@
 /// A hot flow with a current value: a new subscriber receives the current value first, then
 /// what is sent after it, then the completion.
 ///
-/// Useful for state that can end (a download's progress, a session that can be closed). If
-/// it never ends, prefer ``LatestValueRelay``.
-///
-/// RxSwift: `BehaviorSubject`; Combine: `CurrentValueSubject`.
-///
 /// ```swift
 /// let session = LatestValueSubject<Session?, AuthError>(value: nil)
 /// session.flow.subscribe(onValue: { render($0) }, onCompletion: { _ in }).store(in: bag)   // render(nil) at once
-/// session.send(Session(user: ada))
-/// print(session.value)                                              // the new session
 /// ```
 ///
-/// - **Late subscribers.** After the subject completed, a new subscriber gets the completion
-///   alone, not the last value (as in RxSwift and Combine). Use ``ReplayingSubject`` with
-///   `bufferSize: 1` to replay the last value before the completion.
-/// - **`value`** stays readable after the completion and keeps the last value sent; it is
-///   read-only (send to change it). RxSwift's `value()` throws after a failure; Combine's
-///   `value` is settable and sends.
-/// - **Threads.** As for ``LiveSubject``: sends from any thread, never overlapping
-///   deliveries. A new subscriber's current value takes its place in the same queue as the
-///   sends, so it never misses, repeats or reorders a value sent concurrently. `value`
-///   reflects a send as soon as `send` returns, even if another thread is still delivering
-///   earlier values.
+/// RxSwift: `BehaviorSubject`; Combine: `CurrentValueSubject`.
+///
+/// After the completion a new subscriber gets the completion alone. ``value`` stays readable
+/// and read-only, and reflects a send as soon as `send` returns. Threads as for ``LiveSubject``.
+/// If it never ends, prefer ``LatestValueRelay``.
 public final class LatestValueSubject<Element: Sendable, Failure: Error>: FlowSubject {
     @usableFromInline let storage: SubjectStorage<Element, Failure>
 

@@ -1,20 +1,15 @@
 /// A hot flow you push values into that never finishes and never fails: every subscriber
 /// receives what is accepted after it subscribed.
 ///
-/// Useful for events a screen emits for as long as it lives (taps, selections), where a
-/// completion or failure would only be a bug: a relay has no way to end, so a subscriber
-/// never stops listening by accident.
-///
-/// RxRelay: `PublishRelay`; Combine: a `PassthroughSubject<_, Never>` that is never completed.
+/// Useful for events a screen emits for as long as it lives (taps, selections).
 ///
 /// ```swift
-/// let itemSelectedRelay = LiveRelay<Item>()
-/// itemSelectedRelay.flow.subscribe(onValue: { open($0) }, onCompletion: { _ in }).store(in: bag)
 /// itemSelectedRelay.accept(item)
 /// ```
 ///
-/// Threads: as for ``LiveSubject`` — accept from any thread or from inside a handler;
-/// deliveries never overlap and keep the order in which values were accepted.
+/// RxRelay: `PublishRelay`; Combine: a `PassthroughSubject<_, Never>` that is never completed.
+///
+/// Threads as for ``LiveSubject``: accept from any thread; deliveries never overlap, in order.
 public final class LiveRelay<Element: Sendable>: FlowRelay {
     @usableFromInline let storage: SubjectStorage<Element, Never>
 

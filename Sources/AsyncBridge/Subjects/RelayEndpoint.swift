@@ -1,18 +1,13 @@
 /// One side of a bidirectional relay: what it accepts goes to the other side, and its
 /// ``flow`` emits only what the other side accepted — never its own values.
 ///
-/// Both ``BidirectionalLiveRelay`` and ``BidirectionalLatestValueRelay`` have two endpoints,
-/// `view` and `work`. An endpoint holds the
-/// relay's two channels, not the relay, so it can be passed on alone (to a view, to a
-/// worker) and needs no `self` capture to stay alive.
-///
-/// RxSwift: a `ControlProperty` pair built from two relays; Combine has none.
-///
 /// ```swift
-/// // view side: user toggles go to the worker, results come back
 /// toggle.userChanges.bind(to: relay.view).store(in: bag)
-/// relay.view.flow.receive(on: MainActor.shared).subscribe(with: toggle) { toggle, isOn in toggle.isOn = isOn }.store(in: bag)
 /// ```
+///
+/// RxSwift: a `ControlProperty` built from two relays; Combine: none.
+///
+/// An endpoint holds the relay's channels, not the relay, so it can be passed on alone.
 public struct RelayEndpoint<Element: Sendable>: FlowRelay {
     /// Where this side's values go: the channel the other side's flow reads.
     @usableFromInline let outgoing: SubjectStorage<Element, Never>

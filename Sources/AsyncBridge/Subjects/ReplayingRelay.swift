@@ -3,17 +3,13 @@
 ///
 /// Useful for a short history a late subscriber needs (the last few messages, breadcrumbs).
 ///
-/// RxRelay: `ReplayRelay.create(bufferSize:)`; Combine has none (CombineExt's
-/// `ReplayingSubject`, never completed, is the nearest).
-///
 /// ```swift
 /// let recentSearchesRelay = ReplayingRelay<String>(bufferSize: 5)
-/// recentSearchesRelay.accept("swift")
-/// recentSearchesRelay.flow.subscribe(onValue: { print($0) }, onCompletion: { _ in }).store(in: bag)   // "swift"
 /// ```
 ///
-/// Threads: as for ``ReplayingSubject`` — a new subscriber's replay never interleaves wrongly
-/// with a concurrent `accept`.
+/// RxRelay: `ReplayRelay.create(bufferSize:)`; Combine: none.
+///
+/// Threads as for ``ReplayingSubject``.
 public final class ReplayingRelay<Element: Sendable>: FlowRelay {
     @usableFromInline let storage: SubjectStorage<Element, Never>
 
@@ -24,9 +20,8 @@ public final class ReplayingRelay<Element: Sendable>: FlowRelay {
     /// ```
     public let flow: Flow<Element, Never>
 
-    /// Creates a relay that replays up to `bufferSize` of the latest values (`0` replays
-    /// none, like a ``LiveRelay``; `Int.max` replays all; negative is a precondition
-    /// failure, README, "Durations and counts").
+    /// Creates a relay that replays up to `bufferSize` of the latest values (`0` none,
+    /// `Int.max` all; negative is a precondition failure).
     ///
     /// ```swift
     /// let logRelay = ReplayingRelay<String>(bufferSize: 100)

@@ -2,28 +2,15 @@
 /// values, then what is sent after it, then the completion — also after the subject
 /// completed.
 ///
-/// Useful for a result that late subscribers must not miss (a request's response, the last
-/// few log lines). If it never ends, prefer ``ReplayingRelay``.
-///
-/// RxSwift: `ReplaySubject.create(bufferSize:)`; Combine has none (CombineExt's
-/// `ReplayingSubject` is the nearest).
-///
 /// ```swift
 /// let response = ReplayingSubject<User, APIError>(bufferSize: 1)
-/// api.getUser(id: 42) { result in
-///     switch result {
-///     case .success(let user): response.send(user); response.finish()
-///     case .failure(let error): response.fail(error)
-///     }
-/// }
 /// response.flow.subscribe(onValue: { show($0) }, onCompletion: { _ in }).store(in: bag)   // even if it already arrived
 /// ```
 ///
-/// - **Late subscribers** after the completion get the buffered values, then the completion
-///   (as in RxSwift).
-/// - **Threads.** As for ``LiveSubject``. A new subscriber's replay takes its place in the
-///   same queue as the sends: whatever another thread sends while it subscribes arrives
-///   exactly once, after the replay, in order.
+/// RxSwift: `ReplaySubject.create(bufferSize:)`; Combine: none.
+///
+/// Threads as for ``LiveSubject``; a new subscriber's replay is queued with the sends, so a
+/// concurrent send arrives once, after it. If it never ends, prefer ``ReplayingRelay``.
 public final class ReplayingSubject<Element: Sendable, Failure: Error>: FlowSubject {
     @usableFromInline let storage: SubjectStorage<Element, Failure>
 
@@ -34,9 +21,8 @@ public final class ReplayingSubject<Element: Sendable, Failure: Error>: FlowSubj
     /// ```
     public let flow: Flow<Element, Failure>
 
-    /// Creates a subject that replays up to `bufferSize` of the latest values (`0` replays
-    /// none, like a ``LiveSubject``; `Int.max` replays all; negative is a precondition
-    /// failure, README, "Durations and counts").
+    /// Creates a subject that replays up to `bufferSize` of the latest values (`0` none,
+    /// `Int.max` all; negative is a precondition failure).
     ///
     /// ```swift
     /// let lastThree = ReplayingSubject<String, Never>(bufferSize: 3)

@@ -64,22 +64,14 @@ extension Flow {
 
     /// This flow's values until `trigger` sends a value; then finished, and both are cancelled.
     ///
-    /// - **Trigger finishing.** A trigger that finishes without a value changes nothing: the
-    ///   result goes on until this flow ends (RxSwift and Combine agree).
-    /// - **Trigger failing.** Fails the result and cancels this flow, as RxSwift's
-    ///   `take(until:)` does. Combine's `prefix(untilOutputFrom:)` ignores the trigger's
-    ///   completion, failure included (its trigger may have any failure type). Here the trigger
-    ///   fails with this flow's `Failure`, or cannot fail (the `Never` overload); adapt another
-    ///   with `mapError(_:)`, or with a `catch(_:)` that returns `.never` to ignore its failure
-    ///   as Combine does.
-    /// - **Order.** The trigger is subscribed first (as in RxSwift and Combine); one that sends
-    ///   during its subscription finishes the result, and this flow is then not subscribed.
-    ///
-    /// RxSwift: `take(until:)`; Combine: `prefix(untilOutputFrom:)`.
-    ///
     /// ```swift
     /// let progress = upload.progress.prefix(untilOutputFrom: cancelTaps)
     /// ```
+    ///
+    /// RxSwift: `take(until:)`; Combine: `prefix(untilOutputFrom:)`.
+    ///
+    /// A trigger that finishes without a value changes nothing; one that fails fails the result
+    /// (as RxSwift; Combine ignores it). The trigger is subscribed first.
     @inlinable
     public func prefix<Other>(untilOutputFrom trigger: Flow<Other, Failure>) -> Flow {
         fanIn(with: trigger, triggerFirst: true, state: ()) { fanIn, _, event in
@@ -107,22 +99,14 @@ extension Flow {
     /// Drops this flow's values until `trigger` sends a value; then sends them all, and
     /// cancels the trigger.
     ///
-    /// - **Trigger finishing** without a value: the result finishes at once and this flow is
-    ///   cancelled (no value can ever pass), as Combine's `drop(untilOutputFrom:)` does.
-    ///   RxSwift's `skip(until:)` goes on dropping, and then does not even forward this flow's
-    ///   completion: its result never ends.
-    /// - **This flow finishing** before the trigger sent: the result finishes, and the trigger
-    ///   is cancelled (Combine; RxSwift, as above, never ends).
-    /// - **Trigger failing** before it sent: fails the result (RxSwift and Combine agree).
-    /// - **Order.** The trigger is subscribed first, so a trigger that sends during its
-    ///   subscription lets every value through, even a synchronous flow's (as Combine;
-    ///   RxSwift subscribes the source first).
-    ///
-    /// RxSwift: `skip(until:)`; Combine: `drop(untilOutputFrom:)`.
-    ///
     /// ```swift
     /// let afterLogin = notifications.drop(untilOutputFrom: loggedIn)
     /// ```
+    ///
+    /// RxSwift: `skip(until:)`; Combine: `drop(untilOutputFrom:)`.
+    ///
+    /// A trigger that finishes without a value, or this flow finishing first, finishes the
+    /// result (as Combine). A trigger failure fails it. The trigger is subscribed first.
     @inlinable
     public func drop<Other>(untilOutputFrom trigger: Flow<Other, Failure>) -> Flow {
         fanIn(with: trigger, triggerFirst: true, state: false) { fanIn, triggered, event in

@@ -9,22 +9,11 @@ extension Flow {
     /// // search: cancelled
     /// ```
     ///
-    /// The lines are `subscribed`, `value(…)`, `finished`, `failure(…)` and `cancelled` (only
-    /// when the subscriber cancels before the completion), after `label: ` when a label is
-    /// given; values and errors are written with `String(describing:)`. `output` is called on
-    /// the thread of each event, never under a lock of the library; give it a closure that
-    /// collects the lines to check them in a test, or forwards them to a logger:
-    ///
-    /// ```swift
-    /// let lines = LiveRelay<String>()
-    /// let traced = flow.debug("upload") { lines.accept($0) }
-    /// ```
-    ///
-    /// RxSwift's `debug` also writes the time, the file and the line, and `isDisposed` at the
-    /// end; Combine's `print` writes `receive value: (…)` and the demand. The lines here carry
-    /// no time, so that a test can compare them exactly.
-    ///
     /// RxSwift: `debug(_:trimOutput:)`; Combine: `print(_:to:)`.
+    ///
+    /// `cancelled` is written only when the subscriber cancels before the completion. `output`
+    /// is called on the thread of each event, never under a lock. The lines carry no time, so
+    /// a test can compare them exactly.
     ///
     /// - Parameters:
     ///   - label: Written before every line, followed by `: ` (nothing when empty).

@@ -94,22 +94,14 @@ extension Flow {
     /// Folds every value into one result, sent when the flow finishes; `initial` when it
     /// finishes without a value. A failure passes on, with no result.
     ///
-    /// `accumulate` may throw the flow's `Failure` (typed throws): the flow then fails and its
-    /// upstream is cancelled. This one method is Combine's `reduce` and `tryReduce`: a closure
-    /// that does not throw fits too. Unlike `tryReduce`, whose failure becomes `any Error`, a
-    /// thrown error must be a `Failure` (`mapError` first to a type that holds both, or use a
-    /// `Flow<_, any Error>`). A closure that throws says so, `{ sum, amount throws(APIError) in … }`:
-    /// Swift infers `any Error` for it otherwise. RxSwift and Combine agree on the rest.
+    /// ```swift
+    /// let total = amounts.reduce(0, +)
+    /// ```
     ///
     /// RxSwift: `reduce(_:accumulator:)`; Combine: `reduce(_:_:)`, `tryReduce(_:_:)`.
     ///
-    /// ```swift
-    /// let total = amounts.reduce(0, +)
-    /// let checked = amounts.reduce(0) { sum, amount throws(APIError) in
-    ///     guard amount >= 0 else { throw .invalid }
-    ///     return sum + amount
-    /// }
-    /// ```
+    /// `accumulate` may throw the flow's `Failure` (say so: `{ sum, x throws(APIError) in … }`);
+    /// the upstream is then cancelled and the flow fails.
     @inlinable
     public func reduce<Result: Sendable>(
         _ initial: Result,
@@ -156,13 +148,10 @@ extension Flow {
     /// cancelled before `true` is sent; `false` if the flow finishes without one. A failure
     /// before the answer passes on.
     ///
-    /// `predicate` may throw the flow's `Failure`: the flow then fails, cancelling the upstream
-    /// (Combine's `tryContains(where:)`). Combine cancels the upstream before it sends the
-    /// answer; RxSwift's `allSatisfy` sends first and disposes after. We follow Combine: the
-    /// source stops as soon as the answer is known, whatever the subscriber then does.
-    ///
     /// RxSwift: none (`filter(_:).take(1)` and a default); Combine: `contains(where:)`,
     /// `tryContains(where:)`.
+    ///
+    /// `predicate` may throw the flow's `Failure`: the upstream is cancelled and the flow fails.
     ///
     /// ```swift
     /// let hasErrors = results.contains { $0.isFailure }

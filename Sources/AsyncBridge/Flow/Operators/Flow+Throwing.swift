@@ -1,16 +1,6 @@
-// Throwing transforms: the closure throws the flow's own `Failure` (`throws(Failure)`), so the
-// flow keeps its exact failure type. A closure that throws untyped errors (`try decode($0)`
-// with a plain `throws` function) is rejected on a flow with a typed failure ("invalid
-// conversion of thrown error type 'any Error' to 'APIError'"): widening to `any Error` is
-// written out, with `setFailureType(to: (any Error).self)`, never picked silently.
-//
-// No labelled widening overload (`tryMap(anyError:)`) exists on purpose: a trailing closure
-// drops its label, so `flow.tryMap { try decode($0) }` would silently pick it whenever the
-// typed form does not type-check.
-//
-// `map`, `filter` and `scan` keep their non-throwing closures: a step that can throw needs a
-// subscription of its own for the upstream (to cancel it alone), an allocation per
-// subscription that the non-throwing operators do not pay.
+// Throwing transforms: the closure throws the flow's own `Failure`, so the flow keeps its exact
+// failure type; widening to `any Error` is written out (`setFailureType(to:)`). `map`, `filter`
+// and `scan` stay non-throwing: a throwing step needs a child subscription per subscription.
 
 extension Flow {
     /// The operator behind the `try…` transforms: `makeStep` makes, per subscription, the step
@@ -44,24 +34,17 @@ extension Flow {
     /// Transforms each value with a closure that may throw the flow's failure; a throw cancels
     /// the upstream and fails the flow with that error.
     ///
-    /// The closure throws `Failure`, so the flow keeps its failure type. A closure that throws
-    /// untyped errors does not compile on a flow with a typed failure; catch and convert
-    /// inside it, or widen first (Combine's `tryMap` always widens to `any Error`):
-    ///
     /// ```swift
-    /// let users = responses.tryMap { response throws(APIError) in
+    /// let bodies = responses.tryMap { response throws(APIError) in
     ///     guard response.status == 200 else { throw .status(response.status) }
     ///     return response.body
     /// }
-    /// let decoded = data.setFailureType(to: (any Error).self).tryMap { try decoder.decode(User.self, from: $0) }
     /// ```
     ///
-    /// On a throw, the upstream is cancelled first, then the failure is delivered, as Combine
-    /// does (its `tryMap`, `tryFilter`… cancel, then send the failure); RxSwift delivers the
-    /// failure first, then disposes. So the upstream has stopped by the time the subscriber sees
-    /// the failure, as with `prefix`.
+    /// RxSwift: `map` with a throwing closure; Combine: `tryMap` (which widens to `any Error`).
     ///
-    /// RxSwift: `map` with a throwing closure; Combine: `tryMap`.
+    /// A closure that throws untyped errors needs `setFailureType(to: (any Error).self)` first.
+    /// The upstream is cancelled before the failure is delivered.
     @inlinable
     public func tryMap<NewElement>(
         _ transform: @escaping @Sendable (Element) throws(Failure) -> NewElement
@@ -158,10 +141,8 @@ extension Flow {
 
     /// On failure, continues with the flow `handler` returns, or fails with the error it throws.
     ///
-    /// The handler throws the new failure type, so the result keeps an exact failure type
-    /// (Combine's `tryCatch` always fails with `any Error`).
-    ///
-    /// RxSwift: `catch(_:)` with a throwing handler; Combine: `tryCatch(_:)`.
+    /// RxSwift: `catch(_:)` with a throwing handler; Combine: `tryCatch(_:)` (which widens to
+    /// `any Error`).
     ///
     /// ```swift
     /// let users = remote.tryCatch { error throws(AppError) in
@@ -186,13 +167,10 @@ extension Flow {
     /// transform whose closure throws untyped errors.
     ///
     /// ```swift
-    /// let users = data                                  // Flow<Data, APIError>
-    ///     .setFailureType(to: (any Error).self)         // Flow<Data, any Error>
-    ///     .tryMap { try JSONDecoder().decode(User.self, from: $0) }
+    /// let users = data.setFailureType(to: (any Error).self).tryMap { try JSONDecoder().decode(User.self, from: $0) }
     /// ```
     ///
-    /// Combine's `setFailureType(to:)` exists only for publishers that cannot fail; widening
-    /// a failure there is `mapError { $0 as Error }`. RxSwift has untyped errors.
+    /// RxSwift: none (untyped errors); Combine: `mapError { $0 as Error }`.
     @inlinable
     public func setFailureType(to failureType: (any Error).Type) -> Flow<Element, any Error> {
         mapError { $0 }

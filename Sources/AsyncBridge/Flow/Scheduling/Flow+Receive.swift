@@ -1,32 +1,18 @@
 import Dispatch
 
 extension Flow {
-    /// Delivers every event on `queue`, in order: RxSwift's `observe(on:)`, Combine's
-    /// `receive(on:)`.
-    ///
-    /// The source still runs where it runs; each event is handed to `queue` and delivered
-    /// there, never synchronously on the sending thread (even one already on `queue`). The
-    /// grammar holds across the hop: values in the order they were sent, then the completion.
-    /// After `cancel()` returns on `queue`, nothing more is delivered there, and the handlers
-    /// are released; a cancellation from another thread stops every event that has not started.
-    ///
-    /// Events wait in an unbounded buffer while `queue` is busy, as with RxSwift's
-    /// `observe(on:)` (Combine's `receive(on:)` passes demand upstream instead; a `Flow` has no
-    /// demand, so a source faster than `queue` grows the buffer). Where RxSwift and Combine
-    /// schedule a block per event, one block here delivers what had arrived when it started:
-    /// events that arrive meanwhile (from a fast producer, or sent by a handler into its own
-    /// source) go to a new block, behind whatever was enqueued on `queue` in between, so a
-    /// producer never holds the queue. On a concurrent queue the events still arrive one at a
-    /// time and in order: one block is scheduled at a time.
+    /// Delivers every event on `queue`, in order.
     ///
     /// ```swift
-    /// downloads.receive(on: .main)
-    ///     .subscribe(onValue: { print("progress", $0) }, onCompletion: { _ in print("done") })
-    ///     .store(in: bag)
+    /// downloads.receive(on: .main).subscribe(onValue: { print($0) }, onCompletion: { _ in }).store(in: bag)
     /// ```
     ///
-    /// To change main-actor state in the handlers, use ``receive(on:)-(MainActor)``, whose
-    /// handlers are isolated to the main actor.
+    /// RxSwift: `observe(on:)`; Combine: `receive(on:)`.
+    ///
+    /// Events are never delivered synchronously on the sending thread, and arrive one at a time
+    /// even on a concurrent queue. After `cancel()` returns on `queue` nothing more is
+    /// delivered. Events wait in an unbounded buffer while `queue` is busy. For `@MainActor`
+    /// handlers use ``receive(on:)-(MainActor)``.
     @inlinable
     public func receive(on queue: DispatchQueue) -> Flow<Element, Failure> {
         hop { deliver in queue.async(execute: deliver) }
@@ -35,45 +21,30 @@ extension Flow {
     /// Delivers every event while `actor`'s executor runs, in order: the hop of
     /// ``receive(on:)-(DispatchQueue)`` onto an actor.
     ///
-    /// Handlers run isolated to `actor` in effect (they are not typed so: reach its state with
-    /// `actor.assumeIsolated { … }`). Order, grammar and cancellation as for a queue: nothing
-    /// is delivered after `cancel()` returns on the actor.
-    ///
     /// ```swift
-    /// actor Cache {
-    ///     var latest: [String] = []
-    ///     func store(_ names: [String]) { latest = names }
-    /// }
-    /// let cache = Cache()
-    /// names.receive(on: cache)
-    ///     .subscribe(onValue: { names in cache.assumeIsolated { $0.store(names) } }, onCompletion: { _ in })
-    ///     .store(in: bag)
+    /// names.receive(on: cache).subscribe(onValue: { names in cache.assumeIsolated { $0.store(names) } }, onCompletion: { _ in })
     /// ```
     ///
-    /// RxSwift: `observe(on:)` with a serial scheduler; Combine: `receive(on:)` (schedulers
-    /// only; no actor).
+    /// RxSwift: `observe(on:)` with a serial scheduler; Combine: none (schedulers only).
+    ///
+    /// Handlers run on the actor but are not typed so (use `actor.assumeIsolated`). Order and
+    /// cancellation as for a queue.
     @inlinable @_disfavoredOverload  // `receive(on: MainActor.shared)` means the main-actor one
     public func receive<A: Actor>(on actor: A) -> Flow<Element, Failure> {
         hop { deliver in Task { await runIsolated(to: actor, deliver) } }
     }
 
-    /// Starts every subscription on `queue`: the source's subscribe (and whatever work it
-    /// does when it starts, such as a request) runs there instead of on the subscribing
-    /// thread. RxSwift's `subscribe(on:)`, Combine's `subscribe(on:)`.
-    ///
-    /// Events are still delivered where the source sends them (use ``receive(on:)-(DispatchQueue)``
-    /// to choose that); a subscription cancelled before its start ran never starts. Cancelling
-    /// runs the source's cancel action on the cancelling thread (or, for a cancellation that
-    /// races the start, on `queue` as the source registers it).
+    /// Starts every subscription on `queue`: the source's subscribe, and the work it starts,
+    /// runs there instead of on the subscribing thread.
     ///
     /// ```swift
-    /// let report = Flow<Report, any Error> { completion in
-    ///     completion(Result { try buildReport() })   // heavy work
-    /// }
-    /// report.subscribe(on: .global()).receive(on: .main)
-    ///     .subscribe { event in print(event) }
-    ///     .store(in: bag)
+    /// report.subscribe(on: .global()).receive(on: .main).subscribe { print($0) }.store(in: bag)
     /// ```
+    ///
+    /// RxSwift: `subscribe(on:)`; Combine: `subscribe(on:)`.
+    ///
+    /// Events are still delivered where the source sends them. A subscription cancelled before
+    /// its start ran never starts; the cancel action runs on the cancelling thread.
     @inlinable
     public func subscribe(on queue: DispatchQueue) -> Flow<Element, Failure> {
         let upstream = self
@@ -89,15 +60,10 @@ extension Flow {
     /// onto an actor.
     ///
     /// ```swift
-    /// actor Database {
-    ///     func changes() -> Flow<[String], Never> { .just([]) }
-    /// }
-    /// let database = Database()
-    /// let rows = Flow<[String], Never>.just(["a"]).subscribe(on: database)
+    /// let rows = query.subscribe(on: database)
     /// ```
     ///
-    /// RxSwift: `subscribe(on:)` with a serial scheduler; Combine: `subscribe(on:)` (schedulers
-    /// only).
+    /// RxSwift: `subscribe(on:)` with a serial scheduler; Combine: none (schedulers only).
     @inlinable
     public func subscribe(on actor: any Actor) -> Flow<Element, Failure> {
         let upstream = self
@@ -172,15 +138,10 @@ func runIsolated(to actor: isolated any Actor, _ body: @Sendable () -> Void) {
 /// One subscription's hop to another context: events wait in a buffer, and one scheduled
 /// block at a time delivers them in order.
 ///
-/// A block delivers what had arrived when it started; what arrives meanwhile (a handler that
-/// sends into its own source, a fast producer) goes to a new block, scheduled behind whatever
-/// was enqueued on the target in between, so a producer never holds the target.
-///
-/// The upstream has a subscription of its own (a child of the downstream's), so that an
-/// upstream that completes leaves the downstream's subscription active, and cancellable, until
-/// the completion has been delivered. The downstream (the user's handlers) is held in the state
-/// and let go of at cancellation, so a block still waiting for a busy target holds nothing of
-/// the user's.
+/// A block delivers what had arrived when it started; later events go to a new block, so a
+/// producer never holds the target. The upstream has a child subscription, so the downstream
+/// stays cancellable until the completion is delivered; the handlers are let go of at
+/// cancellation, so a waiting block holds nothing of the user's.
 @usableFromInline
 final class FlowHop<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline

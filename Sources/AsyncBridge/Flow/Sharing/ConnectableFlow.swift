@@ -1,32 +1,19 @@
 /// A flow shared among its subscribers that runs its upstream only when told to: subscribers
 /// join at any time, and receive values once ``connect()`` has subscribed the upstream.
 ///
-/// Useful to set up every subscriber before the work starts (so that none misses the first
-/// values of a synchronous source), or to control the upstream's lifetime apart from theirs.
-/// Made by `flow.publish()` or `flow.replay(_:)`.
+/// Made by `flow.publish()` or `flow.replay(_:)`: set up every subscriber before the work starts.
 ///
 /// ```swift
 /// let shared = request.publish()
 /// shared.flow.subscribe(onValue: { show($0) }, onCompletion: { _ in }).store(in: bag)
-/// shared.flow.map(\.id).subscribe(onValue: { log($0) }, onCompletion: { _ in }).store(in: bag)
-/// shared.connect().store(in: bag)   // one request, both subscribers
+/// shared.connect().store(in: bag)
 /// ```
 ///
-/// - **Connections.** Each connection has a subject of its own (RxSwift's `publish()` and
-///   `replay(_:)`: "the subject is cleared on connection disposal or in case the source
-///   produces a terminal event"). A subscriber joins the running connection, or the next one
-///   when none runs.
-/// - **After the upstream completed**, its subscribers have got the completion, and the
-///   next subscriber and the next ``connect()`` start a new connection: the upstream runs
-///   again (as in RxSwift). Combine's `makeConnectable()` keeps one subject for good: a late
-///   subscriber gets the completion, and connecting again sends nothing.
-/// - **After a disconnect** (the token of ``connect()`` cancelled), the subscribers of that
-///   connection receive nothing more, and no completion (as in RxSwift); subscribe again to
-///   follow the next connection. Combine's subject outlives the disconnect, so its subscribers
-///   follow the next connection. Chosen for RxSwift, as `share` does, so that an event an ended
-///   connection was still delivering on another thread can never reach a later connection.
-///
 /// RxSwift: `ConnectableObservable`; Combine: `Publishers.Multicast` / `ConnectablePublisher`.
+///
+/// Each connection has a subject of its own; a subscriber joins the running connection, or the
+/// next one. After the upstream completed, the next subscriber and ``connect()`` start a new
+/// connection. After a disconnect its subscribers receive nothing more, not even a completion.
 public struct ConnectableFlow<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline let storage: ShareStorage<Element, Failure>
 
@@ -35,14 +22,12 @@ public struct ConnectableFlow<Element: Sendable, Failure: Error>: Sendable {
         storage = ShareStorage(upstream: upstream, replay: replay, scope: .whileConnected)
     }
 
-    /// The shared values: subscribing joins the current connection (or waits for the next)
-    /// without connecting.
+    /// The shared values: subscribing joins the current connection (or the next) without
+    /// connecting.
     ///
     /// ```swift
     /// connectable.flow.subscribe(onValue: { print($0) }, onCompletion: { _ in }).store(in: bag)
     /// ```
-    ///
-    /// RxSwift: the `ConnectableObservable` itself; Combine: the `ConnectablePublisher` itself.
     @inlinable
     public var flow: Flow<Element, Failure> {
         Flow { [storage] subscriber in storage.join(subscriber) }
@@ -56,20 +41,13 @@ public struct ConnectableFlow<Element: Sendable, Failure: Error>: Sendable {
     ///
     /// RxSwift: `subscribe(_:)`; Combine: `sink(receiveCompletion:receiveValue:)`.
     ///
-    /// - Returns: a token that cancels the subscription (not the connection). Releasing it
-    ///   does not cancel.
+    /// - Returns: a token that cancels the subscription, not the connection; releasing it does not.
     @inlinable
     public func subscribe(_ onEvent: @escaping @Sendable (FlowEvent<Element, Failure>) -> Void) -> CancellationToken {
         flow.subscribe(onEvent)
     }
 
     /// Subscribes the upstream, once: its values go to every subscriber of ``flow``.
-    ///
-    /// Called while connected, it starts nothing and returns another token for the same
-    /// connection (RxSwift returns the same connection; Combine's `Multicast` subscribes the
-    /// upstream again). Cancelling any of its tokens ends the connection: the upstream is
-    /// cancelled once, and the next `connect()` starts a new one. A token of a connection that
-    /// has ended (completed, or disconnected) cancels nothing.
     ///
     /// ```swift
     /// let connection = connectable.connect()
@@ -78,34 +56,29 @@ public struct ConnectableFlow<Element: Sendable, Failure: Error>: Sendable {
     ///
     /// RxSwift: `connect()`; Combine: `connect()`.
     ///
+    /// Called while connected, it returns another token for the same connection. Cancelling any
+    /// token ends the connection; a token of an ended connection cancels nothing.
+    ///
     /// - Returns: a token that disconnects. Releasing it does not disconnect.
     @inlinable
     public func connect() -> CancellationToken {
         let subject = storage.connect()
-        // Weak: a token kept after its connection ended must not keep that connection's
-        // subscribers; a subject that is gone is no connection's any more.
+        // Weak: a token kept after its connection ended must not keep its subscribers alive.
         return CancellationToken { [storage, weak subject] in
             if let subject { storage.disconnect(subject) }
         }
     }
 
-    /// A flow that connects when its first subscriber arrives and disconnects when its last
-    /// one leaves; the subscriber after that (or after the upstream completed) connects again.
-    ///
-    /// It counts only its own subscribers, but shares the connectable's connection: joining a
-    /// connection made by ``connect()`` counts from there, and the last of its subscribers to
-    /// leave ends that connection too (as in RxSwift).
-    ///
-    /// `flow.publish().refCount()` is `flow.share()`, and `flow.replay(n).refCount()` is
-    /// `flow.share(replay: n)`: the same machinery.
+    /// A flow that connects at its first subscriber and disconnects when its last one leaves.
     ///
     /// ```swift
     /// let location = manager.locations.publish().refCount()   // runs while someone watches
     /// ```
     ///
-    /// RxSwift: `refCount()`; Combine: `autoconnect()`, which also connects at the first
-    /// subscriber and disconnects when the last one cancels (OpenCombine's
-    /// `Publishers.Autoconnect.willCancel()`).
+    /// RxSwift: `refCount()`; Combine: `autoconnect()`.
+    ///
+    /// It counts only its own subscribers but shares the connection: the last of them to leave
+    /// ends a connection made by ``connect()`` too. `publish().refCount()` is `share()`.
     @inlinable
     public func refCount() -> Flow<Element, Failure> {
         Flow { [storage] subscriber in storage.subscribe(subscriber) }
@@ -113,8 +86,8 @@ public struct ConnectableFlow<Element: Sendable, Failure: Error>: Sendable {
 }
 
 extension Flow {
-    /// A connectable flow that shares one subscription to this flow among its subscribers,
-    /// from ``ConnectableFlow/connect()`` on; what is sent before a subscriber joins, it misses.
+    /// A connectable flow sharing one subscription to this flow from
+    /// ``ConnectableFlow/connect()`` on; a subscriber misses what was sent before it joined.
     ///
     /// ```swift
     /// let ticks = timer.publish()
@@ -122,8 +95,7 @@ extension Flow {
     /// ticks.connect().store(in: bag)
     /// ```
     ///
-    /// RxSwift: `publish()` (`multicast { PublishSubject() }`); Combine: `makeConnectable()`
-    /// (`multicast { PassthroughSubject() }`; see ``ConnectableFlow`` for where they differ).
+    /// RxSwift: `publish()`; Combine: `makeConnectable()`.
     @inlinable
     public func publish() -> ConnectableFlow<Element, Failure> {
         ConnectableFlow(upstream: self, replay: 0)
@@ -138,12 +110,10 @@ extension Flow {
     /// log.flow.subscribe { print($0) }.store(in: bag)   // the last 10 lines, then the next
     /// ```
     ///
-    /// RxSwift: `replay(_:)` (`multicast { ReplaySubject.create(bufferSize:) }`; the buffer
-    /// goes with the connection); Combine: (none; `multicast { subject }` with a replaying
-    /// subject of one's own).
+    /// RxSwift: `replay(_:)`; Combine: none.
     ///
-    /// - Parameter count: How many of the latest values to replay; zero replays none (as
-    ///   ``publish()``), negative is a precondition failure (README, "Durations and counts").
+    /// - Parameter count: How many of the latest values to replay; zero replays none, negative
+    ///   is a precondition failure.
     @inlinable
     public func replay(_ count: Int) -> ConnectableFlow<Element, Failure> {
         checkCount(count, of: "replay(_:)", atLeast: 0)

@@ -34,27 +34,16 @@ extension Flow {
     /// Splits the values into groups by `key`: a ``FlowGroup`` is sent when a key first
     /// appears, and each value goes to the flow of its key's group.
     ///
-    /// - **A group is live**, like a ``LiveSubject``: its values are lost while nobody
-    ///   subscribes to it. A group's first value is sent just after the group itself, so a
-    ///   subscription made in the handler that receives the group gets it (as in RxSwift,
-    ///   whose groups are `PublishSubject`s).
-    /// - **Completion.** The upstream's finish or failure reaches every group, then this flow;
-    ///   a group subscribed after that gets the completion at once.
-    /// - **Cancellation.** The upstream runs while this flow's subscription **or any
-    ///   subscription to one of its groups** is alive, and is cancelled, once, when the last
-    ///   of them goes (RxSwift's `RefCountDisposable`): cancelling the outer subscription
-    ///   leaves the watched groups running, and the groups that appear after that are sent to
-    ///   nobody. Once the upstream has been cancelled, a group subscribed later receives
-    ///   nothing (as in RxSwift).
-    ///
     /// ```swift
-    /// let byRoom = messages.groupBy { $0.roomID }
-    /// byRoom.subscribe(onValue: { room in
-    ///     room.flow.map(\.text).subscribe(onValue: { print(room.key, $0) }, onCompletion: { _ in }).store(in: bag)
-    /// }, onCompletion: { _ in }).store(in: bag)
+    /// let byRoom = messages.groupBy { $0.roomID }   // Flow<FlowGroup<RoomID, Message>, Failure>
     /// ```
     ///
-    /// RxSwift: `groupBy(keySelector:)`; Combine: (none).
+    /// RxSwift: `groupBy(keySelector:)`; Combine: none.
+    ///
+    /// A group is live: its values are lost while nobody subscribes, but a subscription made in
+    /// the handler that receives the group gets its first value. The completion reaches every
+    /// group, then this flow. The upstream runs while this subscription or any group's is
+    /// alive, and is cancelled when the last goes; a group subscribed after that gets nothing.
     @inlinable
     public func groupBy<Key: Hashable & Sendable>(
         _ key: @escaping @Sendable (Element) -> Key

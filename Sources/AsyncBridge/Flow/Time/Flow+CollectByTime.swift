@@ -2,43 +2,21 @@ extension Flow {
     /// Sends the values in arrays: an array opens with its first value and is sent `timeSpan`
     /// later, or as soon as it holds `maxCount` values, whichever comes first.
     ///
-    /// Useful to batch work that costs per call (analytics events, log lines, rows to insert):
-    /// no value waits longer than `timeSpan`, and no call carries more than `maxCount`.
-    ///
     /// ```swift
-    /// events.collect(within: .seconds(5), maxCount: 50, clock: clock)
-    ///     .subscribe(onValue: { batch in analytics.upload(batch) }, onCompletion: { _ in })
-    ///     .store(in: bag)
+    /// let batches = events.collect(within: .seconds(5), maxCount: 50, clock: clock)
     /// ```
     ///
-    /// RxSwift and Combine disagree; the choices here, each pinned by a test:
-    /// - **No empty arrays.** RxSwift's `buffer(timeSpan:count:scheduler:)` sends `[]` for each
-    ///   time span without a value (its windows follow one another from subscription on, and
-    ///   its finish sends the last one even when empty); Combine's `collect(.byTime…)` sends
-    ///   nothing for an empty interval (as CombineX, whose tests run against Combine, skips an
-    ///   empty buffer). We send no empty array: an array is work to do, and a flow with nothing
-    ///   to send costs no wake-ups, because the timer sleeps only while an array is open.
-    /// - **A full array restarts the time.** RxSwift starts a new window when an array is sent
-    ///   for its count; Combine keeps to the intervals it started at subscription, so the array
-    ///   after a full one may be sent almost at once. We go further than RxSwift: the time span
-    ///   of an array starts with its first value, whatever sent the one before.
-    /// - **At the finish** the open array is sent, then the finish (both libraries). **A
-    ///   failure** passes at once and drops the open array (both libraries).
-    ///
-    /// A value that comes at the very instant an array's time is up opens the next array. One
-    /// timer task per subscription sends the arrays whose time is up; cancelling drops the open
-    /// array and ends the task.
-    ///
     /// RxSwift: `buffer(timeSpan:count:scheduler:)`; Combine:
-    /// `collect(.byTimeOrCount(scheduler, time, count))`, or `collect(.byTime(scheduler, time))`
-    /// without `maxCount`.
+    /// `collect(.byTimeOrCount(scheduler, time, count))`.
+    ///
+    /// No empty array is ever sent; an array's time starts with its first value. At the finish
+    /// the open array is sent, then the finish; a failure passes at once and drops it.
+    /// Cancelling drops the open array and ends the subscription's timer task.
     ///
     /// - Parameters:
-    ///   - timeSpan: How long an array stays open after its first value, on `clock`. Zero keeps
-    ///     none open: each value goes out in an array of its own. Negative: a precondition
-    ///     failure (README, "Durations and counts").
-    ///   - maxCount: The most values in one array; at least 1 (less: a precondition failure).
-    ///     By default, no limit.
+    ///   - timeSpan: How long an array stays open after its first value, on `clock`; zero sends
+    ///     each value alone; negative is a precondition failure.
+    ///   - maxCount: The most values in one array, at least 1; by default, no limit.
     ///   - tolerance: The clock's leeway for each deadline.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable

@@ -2,27 +2,20 @@ extension Flow where Element: Sendable {
     /// Sends a value only once `duration` has passed without a newer one: the last value of
     /// each burst, after the burst.
     ///
-    /// Useful for search-as-you-type: query once the user stops typing, not on every key.
-    ///
     /// ```swift
     /// let queries = searchText.debounce(for: .milliseconds(300), clock: clock)
-    ///     .flatMapLatest { text in api.search(text) }
     /// ```
     ///
-    /// When the flow finishes while a value waits, the value is sent at once, then the finish
-    /// (RxSwift's `debounce(_:scheduler:)` and swift-async-algorithms' `debounce` do the same;
-    /// Combine's `debounce(for:scheduler:)` drops it, as OpenCombine reproduces). A failure
-    /// passes at once and drops the waiting value (both libraries). A value that arrives at
-    /// the very instant the wait ends comes after the waiting value, which is sent.
+    /// RxSwift: `debounce(_:scheduler:)`; Combine: `debounce(for:scheduler:)` (which drops the
+    /// waiting value at the finish).
     ///
-    /// Each value moves the deadline of the subscription's one timer task (which sleeps on until
-    /// the latest deadline): no task or cancellation per value. The value is sent from that
-    /// task. Cancelling drops the waiting value and ends the task.
+    /// At the finish the waiting value is sent at once, then the finish; a failure passes at
+    /// once and drops it. Values are sent from the subscription's one timer task; cancelling
+    /// drops the waiting value and ends it.
     ///
     /// - Parameters:
-    ///   - duration: The quiet time that lets a value through, on `clock`. Zero waits for
-    ///     nothing: every value is sent, from the timer's task or as the next one arrives.
-    ///     Negative: a precondition failure (README, "Durations and counts").
+    ///   - duration: The quiet time that lets a value through, on `clock`; zero waits for
+    ///     nothing; negative is a precondition failure.
     ///   - tolerance: The clock's leeway for each deadline.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable

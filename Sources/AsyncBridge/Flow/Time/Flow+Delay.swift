@@ -6,19 +6,14 @@ extension Flow where Element: Sendable {
     /// let toast = messages.delay(for: .seconds(2), clock: clock)
     /// ```
     ///
-    /// The spacing between values is kept. Delayed events are sent from the timer's task, one
-    /// task per subscription that sleeps until the next due event (not a task per value).
+    /// RxSwift: `delay(_:scheduler:)`; Combine: `delay(for:scheduler:)` (which delays failures too).
     ///
-    /// RxSwift and Combine disagree on failures. RxSwift's `delay(_:scheduler:)` delays values
-    /// and the completion but sends an error at once, dropping the values still waiting;
-    /// Combine's `delay(for:scheduler:)` delays everything, failures too. We follow RxSwift: a
-    /// failure is news to act on now, and the values behind it were going to be cut short
-    /// anyway. Cancelling drops the waiting events and ends the timer's task.
+    /// The spacing is kept; events are sent from the subscription's timer task. A failure drops
+    /// the waiting values. Cancelling drops the waiting events and ends the task.
     ///
     /// - Parameters:
-    ///   - duration: How long to hold each event, on `clock`. Zero holds none: the events go
-    ///     out, in order, as soon as the timer's task runs. Negative: a precondition failure
-    ///     (README, "Durations and counts").
+    ///   - duration: How long to hold each event, on `clock`; zero sends them as soon as the
+    ///     timer's task runs; negative is a precondition failure.
     ///   - tolerance: The clock's leeway for each deadline.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable

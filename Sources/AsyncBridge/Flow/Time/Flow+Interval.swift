@@ -2,42 +2,19 @@ extension Flow where Element == Int, Failure == Never {
     /// Sends 0, 1, 2, … one every `period`, the first `period` after subscribing, until
     /// cancelled.
     ///
-    /// Useful for polling, a clock on screen, or a countdown (`.prefix(10)`).
-    ///
     /// ```swift
-    /// Flow<Int, Never>.interval(.seconds(1), clock: clock)
-    ///     .subscribe(onValue: { seconds in label.text = "\(seconds) s" }, onCompletion: { _ in })
-    ///     .store(in: bag)
+    /// let seconds = Flow<Int, Never>.interval(.seconds(1), clock: clock)
     /// ```
-    ///
-    /// Each subscription has its own schedule, from the moment it subscribes (a cold flow, as
-    /// RxSwift's `interval`; Combine's `Timer.publish` is one shared timer that
-    /// `.autoconnect()` starts). The element is the number of ticks sent before this one.
-    ///
-    /// A slow subscriber gets no burst of stale ticks. The ticks keep to the schedule
-    /// `start + k × period`, and instants that pass before a tick has gone out are merged into
-    /// it: when the timer's task wakes late (the process was suspended, the threads were busy),
-    /// one tick goes out at once for all the instants that passed; when the subscriber's
-    /// handler (which runs on the timer's task) returns after more instants have passed, those
-    /// are skipped. Either way the next tick comes at the next instant of the schedule, and the
-    /// count goes on by one: it counts the ticks sent, not the periods elapsed.
-    ///
-    /// Combine's `Timer.publish` skips too (a run-loop timer skips the firings it missed, and a
-    /// tick the subscriber has no demand for is dropped), as does RxSwift on a dispatch-queue
-    /// scheduler (its timer source coalesces missed firings into one call, and RxSwift counts
-    /// calls), and swift-async-algorithms' `AsyncTimerSequence`. RxSwift's emulated periodic
-    /// scheduling (`SchedulePeriodicRecursive`, on schedulers without a timer of their own)
-    /// catches up instead, sending the missed ticks back to back. A screen wants the current
-    /// tick, not a queue of old ones.
-    ///
-    /// One timer task per subscription sends the ticks; cancelling ends it.
     ///
     /// RxSwift: `Observable<Int>.interval(_:scheduler:)`; Combine:
     /// `Timer.publish(every:on:in:).autoconnect()` (which sends dates).
     ///
+    /// Each subscription has its own schedule, `start + k × period`, on a timer task of its own
+    /// (cancelling ends it). Ticks missed while the task woke late or the handler was busy are
+    /// merged into one; the value counts the ticks sent, not the periods elapsed.
+    ///
     /// - Parameters:
-    ///   - period: The time between two ticks, on `clock`; more than zero (zero or negative: a
-    ///     precondition failure, README, "Durations and counts").
+    ///   - period: The time between two ticks, on `clock`; more than zero.
     ///   - tolerance: The clock's leeway for each tick.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable
@@ -57,19 +34,15 @@ extension Flow where Element == Int, Failure == Never {
     /// let refresh = Flow<Int, Never>.timer(after: .zero, period: .seconds(30), clock: clock)   // 0 at once
     /// ```
     ///
-    /// A `delay` of zero sends 0 during `subscribe`. The ticks after it follow
-    /// ``interval(_:tolerance:clock:)``'s rules: the schedule is `start + delay + k × period`,
-    /// and ticks that pass while the subscriber is busy are skipped, not sent late.
-    ///
     /// RxSwift: `Observable<Int>.timer(_:period:scheduler:)`; Combine: none
-    /// (`Just(0).delay(for:scheduler:)` for one tick, `Timer.publish(every:on:in:)` for a
-    /// period without a delay of its own).
+    /// (`Just(0).delay(for:scheduler:)`).
+    ///
+    /// Later ticks follow ``interval(_:tolerance:clock:)``'s rules (missed ones are skipped).
     ///
     /// - Parameters:
-    ///   - delay: The time from subscribing to the first tick, on `clock`: zero sends it during
-    ///     `subscribe`; negative, a precondition failure (README, "Durations and counts").
-    ///   - period: The time between two ticks after the first; `nil`: only one. More than
-    ///     zero (zero or negative: a precondition failure).
+    ///   - delay: The time from subscribing to the first tick, on `clock`; zero sends it during
+    ///     `subscribe`; negative is a precondition failure.
+    ///   - period: The time between two ticks after the first, more than zero; `nil`: only one.
     ///   - tolerance: The clock's leeway for each tick.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable
@@ -113,8 +86,7 @@ func firstTick<Instant: InstantProtocol>(
 ) -> Instant {
     var next = last.advanced(by: period)
     guard next <= now else { return next }
-    // Jump over the missed periods at once (the process may have been suspended for hours),
-    // then step past any rounding.
+    // Jump over the missed periods at once, then step past any rounding.
     next = next.advanced(by: period * Int((next.duration(to: now) / period).rounded(.down)))
     while next <= now { next = next.advanced(by: period) }
     return next

@@ -2,30 +2,20 @@ extension Flow {
     /// Fails with ``TimeoutError`` when `duration` passes without an event: before the first
     /// value, or between two values.
     ///
-    /// Useful for a stream that may go silent (a socket, a sensor, a callback API that stops
-    /// calling back): the subscriber learns of it instead of waiting forever.
-    ///
     /// ```swift
-    /// let readings = sensor.readings
-    ///     .timeout(.seconds(10), clock: clock)   // Flow<Reading, any Error>
+    /// let readings = sensor.readings.timeout(.seconds(10), clock: clock)   // Flow<Reading, any Error>
     /// ```
     ///
-    /// The limit is per element: the clock starts at subscription and restarts at each value.
-    /// At the deadline the upstream is cancelled and the flow fails; an event that arrives at
-    /// or after the deadline, before the timer's task ran, counts as too late (a value is
-    /// dropped, a completion replaced): what happens depends on the clock, not on when the task
-    /// runs. The upstream's own completion passes at once. The failure type becomes
-    /// `any Error`, holding the upstream's failure or ``TimeoutError``; to keep it typed, or
-    /// to finish instead of failing, use ``timeout(_:tolerance:clock:switchingTo:)``.
+    /// RxSwift: `timeout(_:scheduler:)`; Combine: `timeout(_:scheduler:)` (which finishes
+    /// instead, unless given a `customError`).
     ///
-    /// RxSwift: `timeout(_:scheduler:)`, also per element, which fails (`RxError.timeout`).
-    /// Combine: `timeout(_:scheduler:)`, also per element, which *finishes* unless given a
-    /// `customError`. We fail like RxSwift: a silent stream is an error, and finishing would
-    /// look like a normal end. `switchingTo: .empty` gives Combine's behaviour.
+    /// The clock starts at subscription and restarts at each value. At the deadline the upstream
+    /// is cancelled; an event at or after the deadline counts as too late, whenever the timer's
+    /// task runs. The failure type becomes `any Error`; to keep it typed, or to finish, use
+    /// ``timeout(_:tolerance:clock:switchingTo:)``.
     ///
     /// - Parameters:
-    ///   - duration: The longest wait for each event, on `clock`; more than zero (zero or
-    ///     negative: a precondition failure, README, "Durations and counts").
+    ///   - duration: The longest wait for each event, on `clock`; more than zero.
     ///   - tolerance: The clock's leeway for each deadline.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     @inlinable
@@ -41,22 +31,17 @@ extension Flow {
     /// Continues with `other` when `duration` passes without an event: before the first value,
     /// or between two values.
     ///
-    /// The same per-element limit as ``timeout(_:tolerance:clock:)``, with the failure type
-    /// kept: switch to `.empty` to finish (Combine's behaviour), to `.fail(.timedOut)` to fail
-    /// with an error of your own (Combine's `customError:`), or to a fallback flow.
-    ///
     /// ```swift
-    /// let readings = sensor.readings.timeout(.seconds(10), clock: clock, switchingTo: .fail(.timedOut))
     /// let untilQuiet = typing.timeout(.seconds(30), clock: clock, switchingTo: .empty)
     /// ```
     ///
-    /// At the deadline the upstream is cancelled and `other` is subscribed in its place, with
-    /// no limit. RxSwift: `timeout(_:other:scheduler:)`; Combine:
-    /// `timeout(_:scheduler:customError:)` (or without `customError`, which finishes).
+    /// RxSwift: `timeout(_:other:scheduler:)`; Combine: `timeout(_:scheduler:customError:)`.
+    ///
+    /// The same per-element limit as ``timeout(_:tolerance:clock:)``, with the failure type
+    /// kept. At the deadline the upstream is cancelled and `other` is subscribed, with no limit.
     ///
     /// - Parameters:
-    ///   - duration: The longest wait for each event, on `clock`; more than zero (zero or
-    ///     negative: a precondition failure, README, "Durations and counts").
+    ///   - duration: The longest wait for each event, on `clock`; more than zero.
     ///   - tolerance: The clock's leeway for each deadline.
     ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
     ///   - other: The flow that continues at the deadline.

@@ -9,35 +9,22 @@ enum TimedInput<Element: Sendable, Failure: Error>: Sendable {
     case tick
 }
 
-/// The machinery of the time-based operators (`delay`, `debounce`, `throttle`, `timeout`,
-/// `collect(within:)`, and, with `Never` as their `Input`, `delaySubscription` and the sources
-/// `interval` and `timer`): one subscription's upstream events and timer ticks go through one
-/// ``SerialDrain``, so the operator's `handle` sees them one at a time, each with the clock's
-/// time when it arrived, whatever thread or task they come from, and may keep plain state; it
-/// answers through ``send(_:)``, ``arm(_:)`` and ``end(_:)``, which it only calls from `handle`.
+/// The machinery of the time-based operators: one subscription's upstream events and timer
+/// ticks go through one ``SerialDrain``, so `handle` sees them one at a time, each with the
+/// clock's time at arrival, and may keep plain state; it answers through ``send(_:)``,
+/// ``arm(_:)`` and ``end(_:)``, called only from `handle`.
 ///
-/// The handler deals with whatever is due at the time it is given before it looks at the
-/// event, so the order of what downstream sees depends on the clock's time only, not on when
-/// the timer's task gets to run: a value that arrives after a deadline but before the task
-/// woke still comes after what that deadline released. One instant is left to the order of
-/// arrival: `throttle`'s tie, a value that comes exactly as a wait ends, takes the waiting
-/// value's place only if it is handled before the tick for that instant.
-///
-/// An event's time is read when it arrives, not when the drain gets to it: an event that waits
-/// behind another thread's delivery (a value sent while the timer's task delivers) keeps its
-/// own time, so a `delay` measures from the arrival, and a test that sends at one instant of a
-/// manual clock and then moves the clock on sees the event handled at the instant it was sent.
-/// Times never go backwards for `handle`: an event stamped before the one handled before it
-/// (two threads reading the clock, then queueing in the other order) takes the later time.
+/// The handler releases whatever is due before looking at the event, so downstream's order
+/// depends on the clock only, not on when the timer's task runs. An event's time is read when
+/// it arrives (a `delay` measures from there) and never goes backwards for `handle`.
 ///
 /// ```swift
 /// let timed = TimedOperator(downstream: subscriber, clock: clock, tolerance: nil) { timed, input, now in … }
 /// timed.subscribe(to: upstream)
 /// ```
 ///
-/// Unchecked: `drain` and `timer` are written once, in `init`, before any other thread can see
-/// the object, and only read afterwards; `handle` runs only inside the drain, one call at a time,
-/// and `latest` is read and written only there.
+/// Unchecked: `drain` and `timer` are written once, in `init`, before the object is shared;
+/// `handle` and `latest` are used only inside the drain.
 @usableFromInline
 final class TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C: Clock>: @unchecked Sendable {
     @usableFromInline typealias Handle = (TimedOperator, TimedInput<Input, Failure>, C.Instant) -> Void
