@@ -144,3 +144,9 @@ func standInContinuation<T>(_ id: Int) -> UnsafeContinuation<T, Never> {
 func standInID<T>(_ continuation: UnsafeContinuation<T, Never>) -> Int {
     (unsafeBitCast(continuation, to: Int.self) - 0x10_0000) / 16
 }
+
+/// The exhaustive suites, one at a time: each runs hundreds of thousands of sequences on the
+/// thread that runs it, and two at once would hold both threads of a two-core machine's
+/// cooperative pool, starving the tests that wait on it.
+@Suite(.serialized)
+enum ExhaustiveStateMachineSuites {}
