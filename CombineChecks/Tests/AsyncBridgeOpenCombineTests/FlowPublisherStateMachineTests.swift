@@ -1,4 +1,4 @@
-import AsyncBridge
+@_spi(AsyncBridgeInternals) import AsyncBridge
 @testable import AsyncBridgeOpenCombine
 import OpenCombine
 import Testing

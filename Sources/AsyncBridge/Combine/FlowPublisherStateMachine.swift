@@ -39,18 +39,7 @@ import OpenCombine
 /// ```
 struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
     /// The flow's subscription.
-    enum Upstream {
-        /// No demand yet: not subscribed.
-        case idle
-        /// `flow.subscribe` has been decided on and its token is not here yet.
-        /// `cancelWhenSubscribed`: the subscriber cancelled meanwhile, so the token is cancelled
-        /// as soon as it arrives, before the flow runs.
-        case subscribing(cancelWhenSubscribed: Bool)
-        /// Subscribed; the token cancels it.
-        case subscribed(CancellationToken)
-        /// The flow completed, or the subscription was cancelled: nothing more comes.
-        case done
-    }
+    typealias Upstream = FlowPublisherUpstream
 
     // The stored properties whose layout does not depend on `Failure` come first, so that
     // ``unlimitedDelivery()`` reads them at offsets known at compile time, with no metadata
@@ -79,13 +68,7 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
     // MARK: Subscriber side
 
     /// What to do after a `request`.
-    enum RequestAction {
-        case none
-        /// Subscribe to the flow (the first demand), then call ``subscribed(_:)``.
-        case subscribe
-        /// This thread delivers: call ``nextDelivery(adding:)`` until it says `.stop`.
-        case drain
-    }
+    typealias RequestAction = FlowPublisherRequestAction
 
     /// `more` is not zero (the subscription traps on zero, as Combine's do).
     mutating func request(_ more: Subscribers.Demand) -> RequestAction {
@@ -183,12 +166,7 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
     }
 
     /// What to do after the flow completed.
-    struct CompleteAction {
-        /// The flow's token, no longer needed: release it after unlocking.
-        var token: CancellationToken?
-        /// This thread delivers: call ``nextDelivery(adding:)`` until it says `.stop`.
-        var drain: Bool
-    }
+    typealias CompleteAction = FlowPublisherCompleteAction
 
     /// The flow completed: the completion waits for the buffered values.
     mutating func complete(_ flowCompletion: FlowCompletion<Failure>) -> CompleteAction {
@@ -289,5 +267,42 @@ extension FlowPublisherStateMachine where Downstream == AnySubscriber<Element, F
         guard case .subscribed = upstream else { return nil }
         return downstream
     }
+}
+
+/// What a ``FlowPublisherStateMachine`` does after a `request`: outside the generic machine, so
+/// that unspecialised code (Combine reaches the subscription through protocols) needs no
+/// metadata for it.
+enum FlowPublisherRequestAction {
+    case none
+    /// Subscribe to the flow (the first demand), then call ``FlowPublisherStateMachine/started(_:)``.
+    case subscribe
+    /// This thread delivers: call ``FlowPublisherStateMachine/nextDelivery(adding:)`` until it
+    /// says `.stop`.
+    case drain
+}
+
+/// What a ``FlowPublisherStateMachine`` does after the flow completed (outside the generic
+/// machine, like ``FlowPublisherRequestAction``).
+struct FlowPublisherCompleteAction {
+    /// The flow's token, no longer needed: release it after unlocking.
+    var token: CancellationToken?
+    /// This thread delivers: call ``FlowPublisherStateMachine/nextDelivery(adding:)`` until it
+    /// says `.stop`.
+    var drain: Bool
+}
+
+/// The flow's side of a ``FlowPublisherStateMachine`` (outside the generic machine, like
+/// ``FlowPublisherRequestAction``).
+enum FlowPublisherUpstream {
+    /// No demand yet: not subscribed.
+    case idle
+    /// `flow.subscribe` has been decided on and its token is not here yet.
+    /// `cancelWhenSubscribed`: the subscriber cancelled meanwhile, so the token is cancelled
+    /// as soon as it arrives, before the flow runs.
+    case subscribing(cancelWhenSubscribed: Bool)
+    /// Subscribed; the token cancels it.
+    case subscribed(CancellationToken)
+    /// The flow completed, or the subscription was cancelled: nothing more comes.
+    case done
 }
 #endif
