@@ -19,7 +19,7 @@ import Bionic
 /// continuation resumption or event delivery runs inside `withLock`.
 ///
 /// ```swift
-/// let counter = Lock(0)
+/// let counter = Lock.make(0)
 /// let next = counter.withLock { value -> Int in value += 1; return value }
 /// ```
 @usableFromInline
@@ -27,16 +27,6 @@ struct Lock<State> {
     /// `var` only for ``FlowSubscription/isKnownUniquelyReferenced()``.
     @usableFromInline
     var buffer: LockBuffer<State>
-
-    /// Creates a lock guarding `initial`.
-    ///
-    /// ```swift
-    /// let calls = Lock([Int]())
-    /// ```
-    @inlinable
-    init(_ initial: State) {
-        buffer = LockBuffer.make { initial }
-    }
 
     /// Creates a lock guarding `initial`, which is built in place.
     @inlinable

@@ -20,7 +20,7 @@ public struct SharedLock<State> {
     /// ```
     @inlinable
     public init(_ initial: State) {
-        lock = Lock(initial)
+        lock = .make(initial)
     }
 
     /// Runs `body` with exclusive access to the state. Never call user code inside it.

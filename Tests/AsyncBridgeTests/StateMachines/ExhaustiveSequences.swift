@@ -37,7 +37,7 @@ struct Watched {
 }
 
 /// A class instance whose release shows that whatever held it let it go.
-final class Marker: @unchecked Sendable, CustomStringConvertible {
+final class Marker: Sendable, CustomStringConvertible {
     let name: String
     init(_ name: String) { self.name = name }
     var description: String { name }

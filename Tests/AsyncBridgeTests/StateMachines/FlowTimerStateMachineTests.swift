@@ -38,6 +38,8 @@ extension ExhaustiveStateMachineSuites {
             case finished
         }
 
+        // Unchecked: an exhaustive run drives the machine on one thread, and whatever the
+        // machine hands out that writes here runs on that thread, inside the step that triggers it.
         final class Fires: @unchecked Sendable {
             var count = 0
         }

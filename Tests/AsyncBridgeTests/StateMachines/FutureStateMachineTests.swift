@@ -19,6 +19,8 @@ extension ExhaustiveStateMachineSuites {
         }
 
         /// What the handlers were told, by arrival.
+        // Unchecked: an exhaustive run drives the machine on one thread, and whatever the
+        // machine hands out that writes here runs on that thread, inside the step that triggers it.
         final class Log: @unchecked Sendable {
             var told: [Int: [Outcome?]] = [:]
             var cancels: [UInt64: Int] = [:]

@@ -24,6 +24,8 @@ extension ExhaustiveStateMachineSuites {
         }
 
         /// What the attempts' cancel actions did: calls by attempt.
+        // Unchecked: an exhaustive run drives the machine on one thread, and whatever the
+        // machine hands out that writes here runs on that thread, inside the step that triggers it.
         final class Calls: @unchecked Sendable {
             var cancels: [Int: Int] = [:]
         }

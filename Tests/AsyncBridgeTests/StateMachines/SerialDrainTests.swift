@@ -58,6 +58,8 @@ extension ExhaustiveStateMachineSuites {
         }
 
         /// The reference, shared by the driver and the receiver.
+        // Unchecked: an exhaustive run drives the machine on one thread, and whatever the
+        // machine hands out that writes here runs on that thread, inside the step that triggers it.
         final class Model: @unchecked Sendable {
             var closed = false
             var flagged = false
