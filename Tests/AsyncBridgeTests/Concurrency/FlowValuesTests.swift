@@ -147,13 +147,17 @@ struct FlowValuesTests {
     @Test func cancellationRacingDeliveryEndsEveryRoundCleanly() async throws {
         for round in 0..<2_000 {
             let cancels = AtomicCounter()
+            let cancelled = Countdown(1)
             let sent = Countdown(1)
             let flow = Flow<Int, Never>.create { emitter in
                 onPlainThread {
                     for value in 0..<20 { emitter.send(value) }
                     sent.arrive()
                 }
-                return { cancels.increment() }
+                return {
+                    cancels.increment()
+                    cancelled.arrive()
+                }
             }
             let stopAfter = round % 20
             let consumer = Task {
@@ -171,6 +175,8 @@ struct FlowValuesTests {
             } else {
                 #expect(received == Array(0..<stopAfter), "nothing after the cancellation")
             }
+            // The cancel action may run on the canceller's thread after the iteration has ended.
+            await cancelled.wait()
             #expect(cancels.value == 1, "the subscription is cancelled exactly once")
             await sent.wait()
         }
