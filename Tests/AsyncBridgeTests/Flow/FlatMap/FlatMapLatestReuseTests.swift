@@ -112,7 +112,7 @@ struct FlatMapLatestReuseTests {
                 Flow<Int, Never>.create { emitter in
                     subscribed.withLock { $0 += 1 }
                     emitter.send(index)
-                    return { cancels.withLock { $0 += 1 } }
+                    emitter.onCancel { cancels.withLock { $0 += 1 } }
                 }
             })
             for index in 0..<3 { outer.send(index) }
@@ -137,7 +137,7 @@ struct FlatMapLatestReuseTests {
             Flow<Int, Never>.create { emitter in
                 subscribed.withLock { $0 += 1 }
                 emitter.send(index)
-                return {
+                emitter.onCancel {
                     cancels.withLock { $0 += 1 }
                     if index == 1 { recorderBox.withLock { $0 }?.cancel() }
                 }
@@ -164,7 +164,7 @@ struct FlatMapLatestReuseTests {
         let recorder = FlowRecorder(outer.flow.flatMapLatest { index in
             Flow<Int, Never>.create { emitter in
                 emitter.send(index)
-                return { if index < 5 { outerBox.withLock { $0 }?.send(index + 10) } }
+                emitter.onCancel { if index < 5 { outerBox.withLock { $0 }?.send(index + 10) } }
             }
         })
         outer.send(0)
