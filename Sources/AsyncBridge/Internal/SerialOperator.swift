@@ -6,7 +6,8 @@
 /// ``end(_:)`` (and a time-based operator arms its timer, ``timer(orMake:)``).
 ///
 /// A value of this type is the pair the drain hands to `handle`: the per-subscription part and
-/// the drain itself, so nothing is written after it is made.
+/// the drain itself, so no reference is filled in after `init`. The one late field is the
+/// timer, made by `handle` (inside the drain) when it first arms one.
 ///
 /// ```swift
 /// let fanIn = SerialOperator<Event, Int, Never, NoTimer>(downstream: subscriber, sourceCount: 2) { fanIn, event in … }
