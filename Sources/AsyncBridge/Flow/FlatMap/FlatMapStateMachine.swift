@@ -63,46 +63,8 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         }
     }
 
-    /// What a subscription holds while it runs.
     @usableFromInline
-    struct Running: Sendable {
-        @usableFromInline let transform: Transform
-        @usableFromInline let outer: FlowSubscription
-        /// The inners that have started and not ended.
-        @usableFromInline var inners = FlatMapInners()
-        /// Outer values waiting for a free slot (`merge` only), oldest first.
-        @usableFromInline var waiting = FlatMapQueue<Element>()
-        /// Values waiting while another thread delivers, oldest first.
-        @usableFromInline var pending = FlatMapQueue<NewElement>()
-        /// The id of the latest inner started.
-        @usableFromInline var lastID: UInt64 = 0
-        @usableFromInline var outerFinished = false
-        /// A thread is in the start loop, and will look at `waiting` before it leaves.
-        @usableFromInline var isStarting = false
-        /// A thread is delivering, and will look at `pending` before it stops.
-        @usableFromInline var isDelivering = false
-
-        @inlinable
-        init(transform: @escaping Transform, outer: FlowSubscription) {
-            self.transform = transform
-            self.outer = outer
-        }
-
-        /// Nothing runs, nothing waits and nothing more will come.
-        @inlinable
-        var isDone: Bool {
-            outerFinished && inners.isEmpty && waiting.isEmpty && !isStarting
-        }
-
-        /// Registers a new inner for `value`.
-        @inlinable
-        mutating func start(_ value: Element) -> Start {
-            lastID += 1
-            let subscription = FlowSubscription()
-            inners.insert(lastID, subscription)
-            return Start(transform: transform, value: value, id: lastID, subscription: subscription)
-        }
-    }
+    typealias Running = FlatMapRunning<Element, NewElement, Failure>
 
     /// Everything a subscription held, handed out as it ends: to cancel (``cancelSubscriptions()``,
     /// unless it finished) and to release, both once unlocked.
@@ -135,8 +97,6 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         case completing(pending: FlatMapQueue<NewElement>, completion: FlowCompletion<Failure>)
         /// Nothing more is delivered; the machine holds nothing.
         case terminated
-        /// Only inside a mutating method, while `running`'s payload is changed in place.
-        case modifying
     }
 
     /// What a starter, an inner's end or the outer's end leads to.
@@ -184,6 +144,14 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         self.state = .running(Running(transform: transform, outer: outer))
     }
 
+    /// An independent copy, for exploring the machine's states (its `running` payload is an
+    /// object, so a plain copy would share it).
+    func copy() -> Self {
+        var copy = self
+        if case .running(let running) = state { copy.state = .running(running.copy()) }
+        return copy
+    }
+
     /// Whether nothing more will be delivered (and the machine holds nothing).
     @inlinable
     var isTerminated: Bool {
@@ -196,25 +164,26 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     mutating func end(_ running: Running, _ completion: FlowCompletion<Failure>?) -> Action {
         guard let completion else {
             state = .terminated
+            running.end()
             return .end(Teardown(running))
         }
-        if running.isDelivering {
-            state = .completing(pending: running.pending, completion: completion)
-            var released = running
-            released.pending = FlatMapQueue()
-            return .completeLater(Teardown(released), completion)
+        guard running.isDelivering else {
+            state = .terminated
+            running.end()
+            return .complete(Teardown(running), completion)
         }
-        state = .terminated
-        return .complete(Teardown(running), completion)
+        var pending = FlatMapQueue<NewElement>()
+        swap(&pending, &running.pending)
+        state = .completing(pending: pending, completion: completion)
+        running.end()
+        return .completeLater(Teardown(running), completion)
     }
 
     /// The outer flow sent a value. `.none` when it was queued or ignored; `.end` (with nothing
     /// held) when the subscription is over and the outer source should stop.
     @inlinable
     mutating func outerValue(_ value: Element) -> (Action, replaced: FlowSubscription?) {
-        guard case .running(var running) = state else { return (.end(Teardown(nil)), nil) }
-        state = .modifying
-        defer { state = .running(running) }
+        guard case .running(let running) = state else { return (.end(Teardown(nil)), nil) }
         if running.outerFinished {
             preconditionFailure("Internal inconsistency: a value after the outer flow finished")
         }
@@ -240,38 +209,28 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     /// waits and a slot is free; otherwise the starter leaves the loop.
     @inlinable
     mutating func startReturned() -> Action {
-        guard case .running(var running) = state else { return .end(Teardown(nil)) }
-        state = .modifying
+        guard case .running(let running) = state else { return .end(Teardown(nil)) }
         if case .merge(let maxConcurrent) = strategy, running.inners.count < maxConcurrent,
             let value = running.waiting.popFirst()
         {
-            defer { state = .running(running) }
             return .start(running.start(value))
         }
         running.isStarting = false
-        if running.isDone { return end(running, .finished) }
-        state = .running(running)
-        return .none
+        return running.isDone ? end(running, .finished) : .none
     }
 
     /// The inner `id` finished.
     @inlinable
     mutating func innerFinished(_ id: UInt64) -> Action {
-        guard case .running(var running) = state else { return .none }
-        guard running.inners.remove(id) != nil else { return .none }
-        state = .modifying
+        guard case .running(let running) = state, running.inners.remove(id) != nil else { return .none }
         if running.isStarting {
-            state = .running(running)
             return .none  // the starter sees the free slot, or the end
         }
         if case .merge = strategy, let value = running.waiting.popFirst() {
             running.isStarting = true
-            defer { state = .running(running) }
             return .start(running.start(value))
         }
-        if running.isDone { return end(running, .finished) }
-        state = .running(running)
-        return .none
+        return running.isDone ? end(running, .finished) : .none
     }
 
     /// The inner `id` failed: the result fails, unless that inner had ended already (replaced).
@@ -284,16 +243,13 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     /// The outer flow completed.
     @inlinable
     mutating func outerCompleted(_ completion: FlowCompletion<Failure>) -> Action {
-        guard case .running(var running) = state else { return .none }
+        guard case .running(let running) = state else { return .none }
         if case .failure = completion { return end(running, completion) }
         if running.outerFinished {
             preconditionFailure("Internal inconsistency: the outer flow finished twice")
         }
-        state = .modifying
         running.outerFinished = true
-        if running.isDone { return end(running, .finished) }
-        state = .running(running)
-        return .none
+        return running.isDone ? end(running, .finished) : .none
     }
 
     /// Downstream cancelled, or asked for no more values: nothing more is delivered, and what is
@@ -306,7 +262,7 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         case .completing(let pending, _):
             state = .terminated
             return .end(Teardown(nil, dropped: pending))
-        case .terminated, .modifying:
+        case .terminated:
             return .none
         }
     }
@@ -314,10 +270,8 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     /// The inner `id` sent a value.
     @inlinable
     mutating func innerValue(_ value: NewElement, from id: UInt64) -> ValueAction {
-        guard case .running(var running) = state else { return .drop }
+        guard case .running(let running) = state else { return .drop }
         if case .latest = strategy, id != running.lastID { return .drop }
-        state = .modifying
-        defer { state = .running(running) }
         if running.isDelivering {
             running.pending.append(value)
             return .queued
@@ -331,26 +285,106 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     @inlinable
     mutating func delivered(for id: UInt64) -> DeliveryAction {
         switch state {
-        case .running(var running):
-            state = .modifying
-            defer { state = .running(running) }
+        case .running(let running):
             if let next = running.pending.popFirst() { return .deliver(next) }
             running.isDelivering = false
             if case .latest = strategy, id != running.lastID { return .idle(more: false) }  // replaced
             return .idle(more: true)
         case .completing(var pending, let completion):
-            state = .modifying
-            if let next = pending.popFirst() {
-                state = .completing(pending: pending, completion: completion)
-                return .deliver(next)
-            }
-            state = .terminated
-            return .complete(completion)
+            state = .terminated  // lets go of `pending`'s storage, so that popping does not copy it
+            guard let next = pending.popFirst() else { return .complete(completion) }
+            state = .completing(pending: pending, completion: completion)
+            return .deliver(next)
         case .terminated:
             return .idle(more: false)
-        case .modifying:
-            preconditionFailure("Internal inconsistency: delivered() while modifying")
         }
+    }
+}
+
+/// What a flatMap subscription holds while it runs: the payload of
+/// ``FlatMapStateMachine/State/running(_:)``, changed in place (a struct payload is copied out
+/// of the enum and back for every event, retaining and releasing each of its references).
+///
+/// Unchecked: it is reached only through its machine, under the storage's lock, until the
+/// machine hands it out in a ``FlatMapStateMachine/Teardown`` and forgets it (``end()``); from
+/// then on its one owner only reads it. Debug builds check that nothing changes it after that.
+@usableFromInline
+final class FlatMapRunning<Element: Sendable, NewElement: Sendable, Failure: Error>: @unchecked Sendable {
+    @usableFromInline
+    typealias Start = FlatMapStateMachine<Element, NewElement, Failure>.Start
+
+    @usableFromInline let transform: @Sendable (Element) -> Flow<NewElement, Failure>
+    @usableFromInline let outer: FlowSubscription
+    /// The inners that have started and not ended.
+    @usableFromInline var inners = FlatMapInners() { didSet { checkRunning() } }
+    /// Outer values waiting for a free slot (`merge` only), oldest first.
+    @usableFromInline var waiting = FlatMapQueue<Element>() { didSet { checkRunning() } }
+    /// Values waiting while another thread delivers, oldest first.
+    @usableFromInline var pending = FlatMapQueue<NewElement>() { didSet { checkRunning() } }
+    /// The id of the latest inner started.
+    @usableFromInline var lastID: UInt64 = 0 { didSet { checkRunning() } }
+    @usableFromInline var outerFinished = false { didSet { checkRunning() } }
+    /// A thread is in the start loop, and will look at `waiting` before it leaves.
+    @usableFromInline var isStarting = false { didSet { checkRunning() } }
+    /// A thread is delivering, and will look at `pending` before it stops.
+    @usableFromInline var isDelivering = false { didSet { checkRunning() } }
+    #if DEBUG
+    /// Set once the machine has let go of it.
+    @usableFromInline var ended = false
+    #endif
+
+    @inlinable
+    init(transform: @escaping @Sendable (Element) -> Flow<NewElement, Failure>, outer: FlowSubscription) {
+        self.transform = transform
+        self.outer = outer
+    }
+
+    /// A copy with the same references (``FlatMapStateMachine/copy()``).
+    func copy() -> FlatMapRunning {
+        let copy = FlatMapRunning(transform: transform, outer: outer)
+        copy.inners = inners
+        copy.waiting = waiting
+        copy.pending = pending
+        copy.lastID = lastID
+        copy.outerFinished = outerFinished
+        copy.isStarting = isStarting
+        copy.isDelivering = isDelivering
+        #if DEBUG
+        copy.ended = ended
+        #endif
+        return copy
+    }
+
+    /// Debug builds: traps on a change after ``end()``.
+    @inlinable
+    func checkRunning() {
+        #if DEBUG
+        if ended { preconditionFailure("Internal inconsistency: a flatMap subscription changed after it ended") }
+        #endif
+    }
+
+    /// The machine lets go of it.
+    @inlinable
+    func end() {
+        #if DEBUG
+        if ended { preconditionFailure("Internal inconsistency: a flatMap subscription ended twice") }
+        ended = true
+        #endif
+    }
+
+    /// Nothing runs, nothing waits and nothing more will come.
+    @inlinable
+    var isDone: Bool {
+        outerFinished && inners.isEmpty && waiting.isEmpty && !isStarting
+    }
+
+    /// Registers a new inner for `value`.
+    @inlinable
+    func start(_ value: Element) -> Start {
+        lastID += 1
+        let subscription = FlowSubscription()
+        inners.insert(lastID, subscription)
+        return Start(transform: transform, value: value, id: lastID, subscription: subscription)
     }
 }
 
