@@ -141,7 +141,7 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     @inlinable
     init(strategy: FlatMapStrategy, transform: @escaping Transform, outer: FlowSubscription) {
         self.strategy = strategy
-        self.state = .running(Running(transform: transform, outer: outer))
+        self.state = .running(.make(transform: transform, outer: outer))
     }
 
     /// An independent copy, for exploring the machine's states (its `running` payload is an
@@ -298,93 +298,6 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         case .terminated:
             return .idle(more: false)
         }
-    }
-}
-
-/// What a flatMap subscription holds while it runs: the payload of
-/// ``FlatMapStateMachine/State/running(_:)``, changed in place (a struct payload is copied out
-/// of the enum and back for every event, retaining and releasing each of its references).
-///
-/// Unchecked: it is reached only through its machine, under the storage's lock, until the
-/// machine hands it out in a ``FlatMapStateMachine/Teardown`` and forgets it (``end()``); from
-/// then on its one owner only reads it. Debug builds check that nothing changes it after that.
-@usableFromInline
-final class FlatMapRunning<Element: Sendable, NewElement: Sendable, Failure: Error>: @unchecked Sendable {
-    @usableFromInline
-    typealias Start = FlatMapStateMachine<Element, NewElement, Failure>.Start
-
-    @usableFromInline let transform: @Sendable (Element) -> Flow<NewElement, Failure>
-    @usableFromInline let outer: FlowSubscription
-    /// The inners that have started and not ended.
-    @usableFromInline var inners = FlatMapInners() { didSet { checkRunning() } }
-    /// Outer values waiting for a free slot (`merge` only), oldest first.
-    @usableFromInline var waiting = FlatMapQueue<Element>() { didSet { checkRunning() } }
-    /// Values waiting while another thread delivers, oldest first.
-    @usableFromInline var pending = FlatMapQueue<NewElement>() { didSet { checkRunning() } }
-    /// The id of the latest inner started.
-    @usableFromInline var lastID: UInt64 = 0 { didSet { checkRunning() } }
-    @usableFromInline var outerFinished = false { didSet { checkRunning() } }
-    /// A thread is in the start loop, and will look at `waiting` before it leaves.
-    @usableFromInline var isStarting = false { didSet { checkRunning() } }
-    /// A thread is delivering, and will look at `pending` before it stops.
-    @usableFromInline var isDelivering = false { didSet { checkRunning() } }
-    #if DEBUG
-    /// Set once the machine has let go of it.
-    @usableFromInline var ended = false
-    #endif
-
-    @inlinable
-    init(transform: @escaping @Sendable (Element) -> Flow<NewElement, Failure>, outer: FlowSubscription) {
-        self.transform = transform
-        self.outer = outer
-    }
-
-    /// A copy with the same references (``FlatMapStateMachine/copy()``).
-    func copy() -> FlatMapRunning {
-        let copy = FlatMapRunning(transform: transform, outer: outer)
-        copy.inners = inners
-        copy.waiting = waiting
-        copy.pending = pending
-        copy.lastID = lastID
-        copy.outerFinished = outerFinished
-        copy.isStarting = isStarting
-        copy.isDelivering = isDelivering
-        #if DEBUG
-        copy.ended = ended
-        #endif
-        return copy
-    }
-
-    /// Debug builds: traps on a change after ``end()``.
-    @inlinable
-    func checkRunning() {
-        #if DEBUG
-        if ended { preconditionFailure("Internal inconsistency: a flatMap subscription changed after it ended") }
-        #endif
-    }
-
-    /// The machine lets go of it.
-    @inlinable
-    func end() {
-        #if DEBUG
-        if ended { preconditionFailure("Internal inconsistency: a flatMap subscription ended twice") }
-        ended = true
-        #endif
-    }
-
-    /// Nothing runs, nothing waits and nothing more will come.
-    @inlinable
-    var isDone: Bool {
-        outerFinished && inners.isEmpty && waiting.isEmpty && !isStarting
-    }
-
-    /// Registers a new inner for `value`.
-    @inlinable
-    func start(_ value: Element) -> Start {
-        lastID += 1
-        let subscription = FlowSubscription()
-        inners.insert(lastID, subscription)
-        return Start(transform: transform, value: value, id: lastID, subscription: subscription)
     }
 }
 
