@@ -1,18 +1,16 @@
-// White box (the machine is internal): debug builds only, as the release run of the tests builds
-// the library without testability.
-#if DEBUG
 @testable import AsyncBridge
 import Testing
 
+extension ExhaustiveStateMachineSuites {
 /// `FlatMapStateMachine` driven with plain values, no threads, through every sequence of its
-/// inputs up to a length (``Configuration/maxLength``) that the environment allows (a model of
+/// inputs (``checkEverySequence(over:upTo:sourceLocation:_:)``) up to a length (``Configuration/maxLength``) that the environment allows (a model of
 /// the threads around it decides which inputs are possible at each step).
 ///
 /// The alphabet (15 inputs): an outer value, the outer finishing, the outer failing, downstream
 /// cancelling, the starter returning from a subscribe (``FlatMapStateMachine/startReturned()``),
 /// the deliverer returning from a delivery (``FlatMapStateMachine/delivered(for:)``), and a
-/// value, a finish and a failure from inner 1, 2 and 3. Sequences of length up to 11 for
-/// `flatMap` with `maxConcurrent` 1, 2 and unlimited and for `flatMapFirst`, up to 9 for
+/// value, a finish and a failure from inner 1, 2 and 3. Sequences of length up to 9 for
+/// `flatMap` with `maxConcurrent` 1, 2 and unlimited and for `flatMapFirst`, up to 8 for
 /// `flatMapLatest` (whose outer is never held up by a start loop, so more sequences are possible).
 ///
 /// Possible inputs: the outer sends nothing while its own thread starts an inner, nor after it
@@ -27,8 +25,10 @@ import Testing
 /// nothing ran (so once terminated, a state with no payload, the machine held nothing that was not
 /// handed out); after a completion or a cancellation the machine is terminated; each value delivered at most once,
 /// in its inner's order; `latest`: no value an inner sent after it was replaced is delivered;
-/// `merge` finishing: every outer value started and every inner value was delivered.
-@Suite("FlatMapStateMachine: every input sequence")
+/// `merge` finishing: every outer value started and every inner value was delivered. At the end
+/// of every sequence: once terminated, the machine holds nothing (the transform, the outer
+/// subscription and every inner's are released once what it handed out is dropped).
+@Suite("State machines: flatMap")
 struct FlatMapStateMachineTests {
 
     struct Failure: Error, Equatable {}
@@ -73,8 +73,8 @@ struct FlatMapStateMachineTests {
         }
 
         var maxLength: Int {
-            if case .latest = self { return 9 }
-            return 11
+            if case .latest = self { return 8 }
+            return 9
         }
 
         var maxRunning: Int {
@@ -87,7 +87,7 @@ struct FlatMapStateMachineTests {
     }
 
     /// The machine and a model of everything around it.
-    struct World {
+    struct World: SequenceDriver {
         var machine: Machine
         let configuration: Configuration
         var trace: [Input] = []
@@ -110,9 +110,16 @@ struct FlatMapStateMachineTests {
         var delivered: [Int] = []
         var completion: FlowCompletion<Failure>?
 
+        /// What the machine must let go of once terminated: what its transform captures, the
+        /// outer subscription and every inner's.
+        var held: [Watched] = []
+
         init(_ configuration: Configuration) {
             self.configuration = configuration
-            machine = Machine(strategy: configuration.strategy, transform: { .just($0) }, outer: FlowSubscription())
+            let capture = Marker("the transform's capture")
+            let outer = FlowSubscription()
+            held = [Watched(capture, "the transform's capture"), Watched(outer.state.buffer, "the outer subscription")]
+            machine = Machine(strategy: configuration.strategy, transform: { _ = capture; return .just($0) }, outer: outer)
         }
 
         mutating func fail(_ message: String) {
@@ -137,7 +144,23 @@ struct FlatMapStateMachineTests {
             }
         }
 
-        mutating func apply(_ input: Input) {
+        mutating func apply(_ input: Input) throws(Violation) -> Bool {
+            guard isPossible(input) else { return false }
+            step(input)
+            if let violation = violations.first { throw Violation(description: violation) }
+            return true
+        }
+
+        mutating func end() throws(Violation) -> [Watched] {
+            if machine.isTerminated {
+                for watched in held {
+                    try require(watched.object == nil, "terminated, but \(watched.name) is still held")
+                }
+            }
+            return held
+        }
+
+        mutating func step(_ input: Input) {
             trace.append(input)
             switch input {
             case .outerValue:
@@ -208,6 +231,7 @@ struct FlatMapStateMachineTests {
                 if started.contains(start.id) { fail("start \(start.id) handed out twice") }
                 started.append(start.id)
                 subscriptionIDs[ObjectIdentifier(start.subscription.state.buffer)] = start.id
+                held.append(Watched(start.subscription.state.buffer, "the subscription of inner \(start.id)"))
                 if case .latest = configuration.strategy {
                     starter = (false, false)  // no start loop: the switch is the whole start
                 } else {
@@ -278,31 +302,10 @@ struct FlatMapStateMachineTests {
         }
     }
 
-    /// Explores every possible sequence from `world` up to its configuration's length; returns how many steps
-    /// it took, and stops at the first violation.
-    static func explore(_ world: World, depth: Int, violations: inout [String]) -> Int {
-        guard depth < world.configuration.maxLength, violations.isEmpty else { return 0 }
-        var steps = 0
-        for input in Input.all where world.isPossible(input) {
-            var next = world
-            next.machine = world.machine.copy()
-            next.apply(input)
-            steps += 1
-            if !next.violations.isEmpty {
-                violations = next.violations
-                return steps
-            }
-            steps += explore(next, depth: depth + 1, violations: &violations)
-        }
-        return steps
-    }
-
     @Test(arguments: Configuration.allCases)
     func everySequenceKeepsTheRules(_ configuration: Configuration) {
-        var violations: [String] = []
-        let steps = Self.explore(World(configuration), depth: 0, violations: &violations)
-        #expect(violations == [])
-        #expect(steps > 10_000, "the exploration ran (\(steps) steps)")
+        let count = checkEverySequence(over: Input.all, upTo: configuration.maxLength) { World(configuration) }
+        #expect(count > 10_000, "the exploration ran (\(count) sequences)")
     }
 }
-#endif
+}

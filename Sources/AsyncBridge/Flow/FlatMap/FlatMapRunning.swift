@@ -46,13 +46,13 @@ struct FlatMapRunning<Element: Sendable, NewElement: Sendable, Failure: Error>: 
     }
     /// Outer values waiting for a free slot (`merge` only), oldest first.
     @inlinable
-    var waiting: FlatMapQueue<Element> {
+    var waiting: RingBuffer<Element> {
         get { fields.pointee.waiting }
         nonmutating _modify { checkRunning(); yield &fields.pointee.waiting }
     }
     /// Values waiting while another thread delivers, oldest first.
     @inlinable
-    var pending: FlatMapQueue<NewElement> {
+    var pending: RingBuffer<NewElement> {
         get { fields.pointee.pending }
         nonmutating _modify { checkRunning(); yield &fields.pointee.pending }
     }
@@ -78,11 +78,6 @@ struct FlatMapRunning<Element: Sendable, NewElement: Sendable, Failure: Error>: 
     var isDelivering: Bool {
         get { fields.pointee.isDelivering }
         nonmutating set { checkRunning(); fields.pointee.isDelivering = newValue }
-    }
-
-    /// A copy with the same references (``FlatMapStateMachine/copy()``).
-    func copy() -> FlatMapRunning {
-        FlatMapRunning(fields.pointee)
     }
 
     /// Debug builds: traps on a change after ``end()``.
@@ -124,8 +119,8 @@ struct FlatMapRunningFields<Element: Sendable, NewElement: Sendable, Failure: Er
     @usableFromInline let transform: @Sendable (Element) -> Flow<NewElement, Failure>
     @usableFromInline let outer: FlowSubscription
     @usableFromInline var inners = FlatMapInners()
-    @usableFromInline var waiting = FlatMapQueue<Element>()
-    @usableFromInline var pending = FlatMapQueue<NewElement>()
+    @usableFromInline var waiting = RingBuffer<Element>()
+    @usableFromInline var pending = RingBuffer<NewElement>()
     @usableFromInline var lastID: UInt64 = 0
     @usableFromInline var outerFinished = false
     @usableFromInline var isStarting = false

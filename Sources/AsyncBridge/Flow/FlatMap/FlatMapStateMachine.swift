@@ -72,10 +72,10 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     struct Teardown: Sendable {
         @usableFromInline let released: Running?
         /// Values that were waiting for delivery when downstream cancelled.
-        @usableFromInline let dropped: FlatMapQueue<NewElement>?
+        @usableFromInline let dropped: RingBuffer<NewElement>?
 
         @inlinable
-        init(_ released: Running?, dropped: FlatMapQueue<NewElement>? = nil) {
+        init(_ released: Running?, dropped: RingBuffer<NewElement>? = nil) {
             self.released = released
             self.dropped = dropped
         }
@@ -94,7 +94,7 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         case running(Running)
         /// The result finished or failed while a thread was delivering: that thread delivers
         /// `pending`, then `completion`.
-        case completing(pending: FlatMapQueue<NewElement>, completion: FlowCompletion<Failure>)
+        case completing(pending: RingBuffer<NewElement>, completion: FlowCompletion<Failure>)
         /// Nothing more is delivered; the machine holds nothing.
         case terminated
     }
@@ -144,14 +144,6 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         self.state = .running(.make(transform: transform, outer: outer))
     }
 
-    /// An independent copy, for exploring the machine's states (its `running` payload is an
-    /// object, so a plain copy would share it).
-    func copy() -> Self {
-        var copy = self
-        if case .running(let running) = state { copy.state = .running(running.copy()) }
-        return copy
-    }
-
     /// Whether nothing more will be delivered (and the machine holds nothing).
     @inlinable
     var isTerminated: Bool {
@@ -172,9 +164,7 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
             running.end()
             return .complete(Teardown(running), completion)
         }
-        var pending = FlatMapQueue<NewElement>()
-        swap(&pending, &running.pending)
-        state = .completing(pending: pending, completion: completion)
+        state = .completing(pending: running.pending.takeAll(), completion: completion)
         running.end()
         return .completeLater(Teardown(running), completion)
     }
@@ -298,98 +288,5 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         case .terminated:
             return .idle(more: false)
         }
-    }
-}
-
-/// The inners that run: their ids (in the order they started) and subscriptions. A linear
-/// search finds one: there are at most `maxConcurrent`, and one for `latest`, `first` and
-/// `concatMap`.
-@usableFromInline
-struct FlatMapInners: Sendable {
-    @usableFromInline var ids: ContiguousArray<UInt64> = []
-    @usableFromInline var subscriptions: ContiguousArray<FlowSubscription> = []
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    var count: Int { ids.count }
-
-    @inlinable
-    var isEmpty: Bool { ids.isEmpty }
-
-    @inlinable
-    mutating func insert(_ id: UInt64, _ subscription: FlowSubscription) {
-        ids.append(id)
-        subscriptions.append(subscription)
-    }
-
-    @inlinable
-    func contains(_ id: UInt64) -> Bool {
-        ids.lastIndex(of: id) != nil
-    }
-
-    /// Removes the inner `id`, returning its subscription; `nil` if it is not here.
-    @inlinable
-    mutating func remove(_ id: UInt64) -> FlowSubscription? {
-        guard let index = ids.lastIndex(of: id) else { return nil }
-        ids.remove(at: index)
-        return subscriptions.remove(at: index)
-    }
-
-    /// Removes the only inner, if any (`latest` has one at most).
-    @inlinable
-    mutating func removeOnly() -> FlowSubscription? {
-        if ids.count > 1 {
-            preconditionFailure("Internal inconsistency: removing the only inner of \(ids.count)")
-        }
-        ids.removeAll(keepingCapacity: true)
-        return subscriptions.popLast()
-    }
-
-    /// Cancels every inner's subscription, oldest first.
-    @inlinable
-    func cancelAll() {
-        for subscription in subscriptions { subscription.cancel() }
-    }
-}
-
-/// A first-in first-out queue. A dequeued slot is cleared at once, so a value that has left is
-/// not kept alive by the queue.
-@usableFromInline
-struct FlatMapQueue<Element: Sendable>: Sendable {
-    @usableFromInline var slots: [Element?] = []
-    @usableFromInline var head = 0
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    var isEmpty: Bool { head == slots.count }
-
-    @inlinable
-    var count: Int { slots.count - head }
-
-    @inlinable
-    mutating func append(_ value: Element) {
-        // Room for a few at once: a queue that starts growing usually goes on.
-        if slots.capacity == 0 { slots.reserveCapacity(16) }
-        slots.append(value)
-    }
-
-    @inlinable
-    mutating func popFirst() -> Element? {
-        guard head < slots.count else { return nil }
-        let value = slots[head]
-        slots[head] = nil
-        head += 1
-        if head == slots.count {
-            slots.removeAll(keepingCapacity: slots.capacity <= 1_024)
-            head = 0
-        } else if head >= 1_024 && head * 2 >= slots.count {
-            slots.removeFirst(head)
-            head = 0
-        }
-        return value
     }
 }

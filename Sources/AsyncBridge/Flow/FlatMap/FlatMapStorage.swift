@@ -58,8 +58,8 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
     /// synchronous outer source stops.
     @inlinable
     @discardableResult
-    func perform(_ action: Machine.Action) -> FlowDemand {
-        switch action {
+    func perform(_ action: consuming Machine.Action) -> FlowDemand {
+        switch consume action {
         case .none:
             return .more
         case .start(let start):
@@ -91,12 +91,9 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
         while true {
             subscribe(start)
             if isLatest { return .more }  // nothing waits: no loop
-            switch machine.withLock({ $0.startReturned() }) {
-            case .start(let next):
-                start = next
-            case let action:
-                return perform(action)
-            }
+            let action = machine.withLock { $0.startReturned() }
+            guard case .start(let next) = action else { return perform(action) }
+            start = next
         }
     }
 
