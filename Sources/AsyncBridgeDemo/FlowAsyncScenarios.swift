@@ -127,9 +127,9 @@ enum FlowAsyncScenarios {
         section("Cancellation: of a Flow subscription, and of a for await loop over flow.values")
         let manager = UserManager.shared
         let cancelled = RequestLog()
-        let slowUser = Flow<User, APIError> { completion in
+        let slowUser = Flow<User, APIError> { completion, onCancel in
             let request = manager.getUser(withUserID: "u1", latencyMilliseconds: 10_000, completion: completion)
-            return {
+            onCancel {
                 cancelled.increment()
                 request.cancel()
             }

@@ -17,7 +17,7 @@ enum FlowScenarios {
         as name: String,
         _ describe: @escaping @Sendable (Element) -> String
     ) async throws {
-        try await withCompletion { (done: @escaping @Sendable () -> Void) in
+        try await withCompletion { (done: @escaping @Sendable () -> Void, onCancel) in
             let token = flow.subscribe(onValue: { print("  \(name): \(describe($0))") }, onCompletion: { completion in
                 switch completion {
                 case .finished: print("  \(name): the flow finished")
@@ -25,7 +25,7 @@ enum FlowScenarios {
                 }
                 done()
             })
-            return { token.cancel() }   // the awaiting task was cancelled
+            onCancel { token.cancel() }   // the awaiting task was cancelled
         }
     }
 

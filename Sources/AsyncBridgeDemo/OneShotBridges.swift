@@ -57,10 +57,10 @@ enum OneShotBridges {
         let cancelled = RequestLog()
         let requestSent = Signal()
         let slow = Task {
-            try await withCompletion { completion in
+            try await withCompletion { completion, onCancel in
                 let request = manager.getUser(withUserID: "u1", latencyMilliseconds: 10_000, completion: completion)
                 requestSent.fire()
-                return {
+                onCancel {
                     cancelled.increment()
                     request.cancel()
                 }

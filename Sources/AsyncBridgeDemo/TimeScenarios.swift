@@ -26,9 +26,9 @@ enum TimeScenarios {
         let requestCancelled = Signal()
         do {
             let user = try await withTimeout(.milliseconds(100)) {
-                try await withCompletion { completion in
+                try await withCompletion { completion, onCancel in
                     let request = manager.getUser(withUserID: "u2", latencyMilliseconds: 10_000, completion: completion)
-                    return {
+                    onCancel {
                         request.cancel()
                         requestCancelled.fire()
                     }

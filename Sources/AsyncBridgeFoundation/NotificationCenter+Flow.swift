@@ -36,7 +36,7 @@ extension NotificationCenter {
                     emitter.send(extract(notification))
                 }
             )
-            return { self.removeObserver(observer.token) }
+            emitter.onCancel { self.removeObserver(observer.token) }
         }
     }
 

@@ -145,7 +145,7 @@ public final class FeedClient: Sendable {
     public func refresh() -> FeedRefresh {
         let response = Flow<URL, any Error>.just(url)
             .tryMap { url throws(any Error) in try self.request(for: url) }
-            .flatMap { request in Flow { completion in return self.send(request, completion: completion) } }
+            .flatMap { request in Flow { completion, onCancel in onCancel(self.send(request, completion: completion)) } }
             .share(replay: 1, scope: .forever)
         let newEvents = response
             .filter { (200..<300).contains($0.statusCode) }
@@ -193,8 +193,8 @@ public final class FeedClient: Sendable {
     /// ```
     public func fetchNewEvents() async throws -> [FeedEvent] {
         let request = try request(for: url)
-        let response = try await withCompletion { completion in
-            return send(request, completion: completion)
+        let response = try await withCompletion { completion, onCancel in
+            onCancel(send(request, completion: completion))
         }
         guard (200..<300).contains(response.statusCode) else { return [] }
         let decoded = GitHubEvent.decodeList(from: response.body)

@@ -64,7 +64,7 @@ struct TimedMarblesTests {
                         emitter.send(value)
                         emitter.finish()
                     }
-                    return { task.cancel() }
+                    emitter.onCancel { task.cancel() }
                 }
             }
         }

@@ -107,9 +107,9 @@ func completeAtOnce(_ value: Int, _ completion: @escaping @Sendable (Result<Int,
 func callbackToAsync(_ iterations: Int) async throws {
     for i in 0..<iterations {
         let input = opaque(i)
-        let value: Int = try await withCompletion { (completion: @escaping @Sendable (Result<Int, Never>) -> Void) -> CancelAction in
+        let value: Int = try await withCompletion { (completion: @escaping @Sendable (Result<Int, Never>) -> Void, onCancel) in
             completeAtOnce(input, completion)
-            return {}
+            onCancel {}
         }
         blackHole(value)
     }
@@ -140,9 +140,9 @@ func completeLater(_ value: Int, _ completion: @escaping @Sendable (Result<Int, 
 func callbackToAsyncLater(_ iterations: Int) async throws {
     for i in 0..<iterations {
         let input = opaque(i)
-        let value: Int = try await withCompletion { (completion: @escaping @Sendable (Result<Int, Never>) -> Void) -> CancelAction in
+        let value: Int = try await withCompletion { (completion: @escaping @Sendable (Result<Int, Never>) -> Void, onCancel) in
             completeLater(input, completion)
-            return {}
+            onCancel {}
         }
         blackHole(value)
     }

@@ -18,30 +18,30 @@ public struct UserRepository: Sendable {
 
     /// `async`: cancelling the awaiting task cancels the request, on the service's actor.
     public func user(id: Int) async throws -> User {
-        try await withCompletion { completion in
-            return users.start { api in api.fetchUser(id: id, completion: completion).cancel }
+        try await withCompletion { completion, onCancel in
+            onCancel(users.start { api in api.fetchUser(id: id, completion: completion).cancel })
         }
     }
 
     /// One request per subscription; cancelling a subscription cancels its request.
     public func userFlow(id: Int) -> Flow<User, APIError> {
-        Flow { completion in
-            return users.start { api in api.fetchUser(id: id, completion: completion).cancel }
+        Flow { completion, onCancel in
+            onCancel(users.start { api in api.fetchUser(id: id, completion: completion).cancel })
         }
     }
 
     /// One request for all consumers, started by the first; cancelled when the last leaves.
     public func userFuture(id: Int) -> SharedFuture<User, APIError> {
-        SharedFuture { completion in
-            return users.start { api in api.fetchUser(id: id, completion: completion).cancel }
+        SharedFuture { completion, onCancel in
+            onCancel(users.start { api in api.fetchUser(id: id, completion: completion).cancel })
         }
     }
 
     /// Concurrent callers of one id share one request.
     public func sharedUser(id: Int) async throws -> User {
         try await flights.run(key: id) {
-            try await withCompletion { completion in
-                return users.start { api in api.fetchUser(id: id, completion: completion).cancel }
+            try await withCompletion { completion, onCancel in
+                onCancel(users.start { api in api.fetchUser(id: id, completion: completion).cancel })
             }
         }
     }
@@ -57,9 +57,9 @@ public final class ProfileModel {
     public init() {}
 
     public func load(id: Int) async throws {
-        let user = try await withCompletion { completion in
+        let user = try await withCompletion { completion, onCancel in
             let request = api.fetchUser(id: id, completion: completion)
-            return request.cancel
+            onCancel(request.cancel)
         }
         name = user.name
     }
@@ -67,8 +67,8 @@ public final class ProfileModel {
 
 /// Nonisolated async code that owns a service of its own (in its task): the same.
 public func loadName(id: Int, with api: UserAPI) async throws -> String {
-    try await withCompletion { completion in
+    try await withCompletion { completion, onCancel in
         let request = api.fetchUser(id: id, completion: completion)
-        return request.cancel
+        onCancel(request.cancel)
     }.name
 }

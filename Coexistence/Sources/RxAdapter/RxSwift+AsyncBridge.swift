@@ -21,7 +21,7 @@ extension ObservableType where Element: Sendable {
                     case .completed: emitter.finish()
                     }
                 }
-            return { disposable.dispose() }
+            emitter.onCancel { disposable.dispose() }
         }
     }
 }
@@ -55,9 +55,9 @@ extension PrimitiveSequenceType where Trait == SingleTrait, Element: Sendable {
     /// subscription is disposed when the last consumer leaves before the result.
     func asSharedFuture() -> SharedFuture<Element, any Error> {
         let single = primitiveSequence
-        return SharedFuture { completion in
+        return SharedFuture { completion, onCancel in
             let disposable = single.subscribe(completion)
-            return { disposable.dispose() }
+            onCancel { disposable.dispose() }
         }
     }
 }
@@ -102,7 +102,7 @@ private func relayFlow<Element: Sendable>(_ relay: Observable<Element>) -> Flow<
         let disposable = relay.subscribe { event in
             if case .next(let element) = event { emitter.send(element) }   // a relay never ends
         }
-        return { disposable.dispose() }
+        emitter.onCancel { disposable.dispose() }
     }
 }
 

@@ -73,7 +73,7 @@ struct FlowAsObservableTests {
         let events = Events()
         let flow = Flow<Int, Never>.create { emitter in
             emitter.send(1)
-            return { cancelled.increment() }
+            emitter.onCancel { cancelled.increment() }
         }
         let disposable = flow.asObservable().subscribe(events.record)
         #expect(cancelled.value == 0)

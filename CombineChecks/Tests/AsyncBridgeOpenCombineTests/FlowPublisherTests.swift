@@ -228,7 +228,7 @@ struct FlowPublisherTests {
         let emitter = Locked<FlowEmitter<Int, TestError>?>(nil)
         let flow = Flow<Int, TestError>.create { sending in
             emitter.withLock { $0 = sending }
-            return { cancels.increment() }
+            sending.onCancel { cancels.increment() }
         }
         let dropped = Counter()
         let recorder = DemandRecorder<Int, TestError>()
@@ -311,7 +311,7 @@ struct FlowPublisherTests {
         let emitter = Locked<FlowEmitter<Int, Never>?>(nil)
         let flow = Flow<Int, Never>.create { sending in
             emitter.withLock { $0 = sending }
-            return { cancels.increment() }
+            sending.onCancel { cancels.increment() }
         }
         let received = Locked<[Int]>([])
         let cancellable = flow.publisher.sink { value in received.withLock { $0.append(value) } }
@@ -332,7 +332,7 @@ struct FlowPublisherTests {
             emitter.send(1)
             emitter.send(2)
             emitter.send(3)
-            return { cancels.increment() }
+            emitter.onCancel { cancels.increment() }
         }
         let recorder = DemandRecorder<Int, Never>(initialDemand: .unlimited, onEvent: { recorder, _ in recorder.cancel() })
         flow.publisher.subscribe(recorder)

@@ -1,7 +1,7 @@
 // Completion blocks of every common shape → `Flow`: one value then finished, or a failure; one
-// call per subscription. The cancellable forms are disfavored so that a body of several
-// statements without `return` is the plain one. A dropped block fails the flow where `Failure`
-// is `any Error`, and finishes it without a value otherwise.
+// call per subscription. A body that takes a second parameter, `onCancel`, is the cancellable
+// form. A dropped block fails the flow where `Failure` is `any Error`, and finishes it without
+// a value otherwise.
 
 extension Flow where Element: Sendable {
     /// One call of a `(Result<Element, Failure>) -> Void` completion-block API per subscription.
@@ -25,14 +25,14 @@ extension Flow where Element: Sendable {
     /// `Failure` is `any Error`, and finishes it without a value otherwise.
     ///
     /// ```swift
-    /// let user = Flow<User, APIError> { completion in
+    /// let user = Flow<User, APIError> { completion, onCancel in
     ///     let request = api.getUserCancellable(id: 42, completion: completion)
-    ///     return { request.cancel() }
+    ///     onCancel { request.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Element, Failure>) -> Void) -> CancelAction) {
-        self = .deferred { Flow(SharedFuture(operation: .cancellableResult(body), bridge: .flow, fileID: fileID, line: line)) }
+    @inlinable
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Element, Failure>) -> Void, _ onCancel: (@escaping CancelAction) -> Void) -> Void) {
+        self = .deferred { Flow(SharedFuture(operation: .cancellableResult { completion in cancelAction { onCancel in body(completion, onCancel) } }, bridge: .flow, fileID: fileID, line: line)) }
     }
 }
 
@@ -53,15 +53,15 @@ extension Flow where Element: Sendable, Failure == any Error {
     /// block fails the flow with ``AsyncBridgeError/completionNeverCalled``.
     ///
     /// ```swift
-    /// let data = Flow<Data, any Error> { completion in
+    /// let data = Flow<Data, any Error> { completion, onCancel in
     ///     let task = session.dataTask(with: url) { data, _, error in completion(data, error) }
     ///     task.resume()
-    ///     return { task.cancel() }
+    ///     onCancel { task.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element?, (any Error)?) -> Void) -> CancelAction) {
-        self = .deferred { Flow(SharedFuture(operation: .cancellableValueOrError(body), bridge: .flow, fileID: fileID, line: line)) }
+    @inlinable
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element?, (any Error)?) -> Void, _ onCancel: (@escaping CancelAction) -> Void) -> Void) {
+        self = .deferred { Flow(SharedFuture(operation: .cancellableValueOrError { completion in cancelAction { onCancel in body(completion, onCancel) } }, bridge: .flow, fileID: fileID, line: line)) }
     }
 }
 
@@ -82,14 +82,14 @@ extension Flow where Element == Void, Failure == any Error {
     /// the flow with ``AsyncBridgeError/completionNeverCalled``.
     ///
     /// ```swift
-    /// let upload = Flow<Void, any Error> { completion in
+    /// let upload = Flow<Void, any Error> { completion, onCancel in
     ///     let job = uploader.upload(file, completion: completion)
-    ///     return { job.cancel() }
+    ///     onCancel { job.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction) {
-        self = .deferred { Flow(SharedFuture(operation: .cancellableError(body), bridge: .flow, fileID: fileID, line: line)) }
+    @inlinable
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void, _ onCancel: (@escaping CancelAction) -> Void) -> Void) {
+        self = .deferred { Flow(SharedFuture(operation: .cancellableError { completion in cancelAction { onCancel in body(completion, onCancel) } }, bridge: .flow, fileID: fileID, line: line)) }
     }
 }
 
@@ -110,14 +110,14 @@ extension Flow where Element: Sendable, Failure == Never {
     /// finishes the flow without a value.
     ///
     /// ```swift
-    /// let location = Flow<Location, Never>.neverFailing { completion in
+    /// let location = Flow<Location, Never>.neverFailing { completion, onCancel in
     ///     let request = locator.requestLocation(completion: completion)
-    ///     return { request.cancel() }
+    ///     onCancel { request.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public static func neverFailing(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element) -> Void) -> CancelAction) -> Flow {
-        .deferred { Flow(SharedFuture(operation: .cancellableValue(body), bridge: .flowNeverFailing, fileID: fileID, line: line)) }
+    @inlinable
+    public static func neverFailing(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Element) -> Void, _ onCancel: (@escaping CancelAction) -> Void) -> Void) -> Flow {
+        .deferred { Flow(SharedFuture(operation: .cancellableValue { completion in cancelAction { onCancel in body(completion, onCancel) } }, bridge: .flowNeverFailing, fileID: fileID, line: line)) }
     }
 }
 
@@ -138,13 +138,13 @@ extension Flow where Element == Void, Failure == Never {
     /// the flow without a value.
     ///
     /// ```swift
-    /// let flushed = Flow<Void, Never> { completion in
+    /// let flushed = Flow<Void, Never> { completion, onCancel in
     ///     let flush = logger.flush(completion: completion)
-    ///     return { flush.cancel() }
+    ///     onCancel { flush.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> CancelAction) {
-        self = .deferred { Flow(SharedFuture(operation: .cancellableSignal(body), bridge: .flow, fileID: fileID, line: line)) }
+    @inlinable
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void, _ onCancel: (@escaping CancelAction) -> Void) -> Void) {
+        self = .deferred { Flow(SharedFuture(operation: .cancellableSignal { completion in cancelAction { onCancel in body(completion, onCancel) } }, bridge: .flow, fileID: fileID, line: line)) }
     }
 }

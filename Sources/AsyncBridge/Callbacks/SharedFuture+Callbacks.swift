@@ -1,8 +1,8 @@
 // Completion blocks of every common shape → `SharedFuture`, each plain and cancellable.
 //
 // The body picks the shape by the completion block's type (a body that ignores the block must
-// name it). A body of several statements without `return` fits the cancellable form too, so
-// the cancellable overloads are `@_disfavoredOverload`. `fileID`/`line` locate misuse reports.
+// name it); a body that takes a second parameter, `onCancel`, is the cancellable form and
+// registers its cancel actions there. `fileID`/`line` locate misuse reports.
 
 extension SharedFuture {
     /// Wraps a `(Result<Success, Failure>) -> Void` completion-block API.
@@ -18,17 +18,17 @@ extension SharedFuture {
     }
 
     /// Wraps a cancellable `(Result<Success, Failure>) -> Void` completion-block API: the
-    /// closure starts the operation and returns how to cancel it.
+    /// closure starts the operation and tells `onCancel` how to cancel it.
     ///
     /// ```swift
-    /// let user = SharedFuture<User, APIError> { completion in
+    /// let user = SharedFuture<User, APIError> { completion, onCancel in
     ///     let request = api.getUserCancellable(id: 42, completion: completion)
-    ///     return { request.cancel() }
+    ///     onCancel { request.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction) {
-        self.init(operation: .cancellableResult(body), bridge: .sharedFuture, fileID: fileID, line: line)
+    @inlinable
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void, _ onCancel: (@escaping CancelAction) -> Void) -> Void) {
+        self.init(operation: .cancellableResult { completion in cancelAction { onCancel in body(completion, onCancel) } }, bridge: .sharedFuture, fileID: fileID, line: line)
     }
 }
 
@@ -49,15 +49,15 @@ extension SharedFuture where Failure == any Error {
     /// Wraps a cancellable `(Success?, Error?) -> Void` completion-block API.
     ///
     /// ```swift
-    /// let data = SharedFuture<Data, any Error> { completion in
+    /// let data = SharedFuture<Data, any Error> { completion, onCancel in
     ///     let task = session.dataTask(with: url) { data, _, error in completion(data, error) }
     ///     task.resume()
-    ///     return { task.cancel() }
+    ///     onCancel { task.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> CancelAction) {
-        self.init(operation: .cancellableValueOrError(body), bridge: .sharedFuture, fileID: fileID, line: line)
+    @inlinable
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void, _ onCancel: (@escaping CancelAction) -> Void) -> Void) {
+        self.init(operation: .cancellableValueOrError { completion in cancelAction { onCancel in body(completion, onCancel) } }, bridge: .sharedFuture, fileID: fileID, line: line)
     }
 }
 
@@ -75,14 +75,14 @@ extension SharedFuture where Success == Void, Failure == any Error {
     /// Wraps a cancellable `(Error?) -> Void` completion-block API.
     ///
     /// ```swift
-    /// let upload = SharedFuture<Void, any Error> { completion in
+    /// let upload = SharedFuture<Void, any Error> { completion, onCancel in
     ///     let job = uploader.upload(file, completion: completion)
-    ///     return { job.cancel() }
+    ///     onCancel { job.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> CancelAction) {
-        self.init(operation: .cancellableError(body), bridge: .sharedFuture, fileID: fileID, line: line)
+    @inlinable
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable ((any Error)?) -> Void, _ onCancel: (@escaping CancelAction) -> Void) -> Void) {
+        self.init(operation: .cancellableError { completion in cancelAction { onCancel in body(completion, onCancel) } }, bridge: .sharedFuture, fileID: fileID, line: line)
     }
 }
 
@@ -104,18 +104,18 @@ extension SharedFuture where Failure == Never {
     /// Wraps a cancellable `(Success) -> Void` completion-block API.
     ///
     /// ```swift
-    /// let location = SharedFuture<Location, Never>.neverFailing { completion in
+    /// let location = SharedFuture<Location, Never>.neverFailing { completion, onCancel in
     ///     let request = locator.requestLocation(completion: completion)
-    ///     return { request.cancel() }
+    ///     onCancel { request.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
+    @inlinable
     public static func neverFailing(
         fileID: StaticString = #fileID,
         line: UInt = #line,
-        _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void) -> CancelAction
+        _ body: @escaping @Sendable (_ completion: @escaping @Sendable (Success) -> Void, _ onCancel: (@escaping CancelAction) -> Void) -> Void
     ) -> SharedFuture {
-        SharedFuture(operation: .cancellableValue(body), bridge: .sharedFutureNeverFailing, fileID: fileID, line: line)
+        SharedFuture(operation: .cancellableValue { completion in cancelAction { onCancel in body(completion, onCancel) } }, bridge: .sharedFutureNeverFailing, fileID: fileID, line: line)
     }
 }
 
@@ -133,14 +133,14 @@ extension SharedFuture where Success == Void, Failure == Never {
     /// Wraps a cancellable `() -> Void` completion-block API.
     ///
     /// ```swift
-    /// let flushed = SharedFuture<Void, Never> { completion in
+    /// let flushed = SharedFuture<Void, Never> { completion, onCancel in
     ///     let flush = logger.flush(completion: completion)
-    ///     return { flush.cancel() }
+    ///     onCancel { flush.cancel() }
     /// }
     /// ```
-    @inlinable @_disfavoredOverload  // a body without `return` is the plain form (see the header)
-    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void) -> CancelAction) {
-        self.init(operation: .cancellableSignal(body), bridge: .sharedFuture, fileID: fileID, line: line)
+    @inlinable
+    public init(fileID: StaticString = #fileID, line: UInt = #line, _ body: @escaping @Sendable (_ completion: @escaping @Sendable () -> Void, _ onCancel: (@escaping CancelAction) -> Void) -> Void) {
+        self.init(operation: .cancellableSignal { completion in cancelAction { onCancel in body(completion, onCancel) } }, bridge: .sharedFuture, fileID: fileID, line: line)
     }
 }
 

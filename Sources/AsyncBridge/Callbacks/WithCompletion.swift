@@ -1,9 +1,9 @@
 // Completion blocks → `await`, without naming a `SharedFuture`.
 //
-// The body and its cancel action run on the caller's actor and need not be `@Sendable`; only
-// the completion block may be called from any thread. The body's completion block type picks
-// the shape; the cancellable overloads are disfavored so that a body of several statements
-// without `return` is the plain one. `fileID`/`line` locate misuse reports.
+// The body and its cancel actions run on the caller's actor and need not be `@Sendable`; only
+// the completion block may be called from any thread. The completion block's type picks the
+// shape; a body that takes a second parameter, `onCancel`, is the cancellable form and
+// registers its cancel actions there. `fileID`/`line` locate misuse reports.
 //
 // Each helper is `@inline(__always)`: out of line, an `isolated` async function hops to that
 // executor and back even when it never suspends.
@@ -57,25 +57,27 @@ public func withCompletion<Success: Sendable, Failure: Error>(
 }
 
 /// Awaits a cancellable `(Result<Success, Failure>) -> Void` completion-block API: cancelling
-/// the awaiting task runs the returned action once.
+/// the awaiting task runs the actions the body gave `onCancel`, once, in order.
 ///
 /// The body and its cancel action run on the caller's actor and need not be `@Sendable`.
 ///
 /// ```swift
-/// let user = try await withCompletion { completion in
+/// let user = try await withCompletion { completion, onCancel in
 ///     let request = api.getUserCancellable(id: 42, completion: completion)
-///     return { request.cancel() }
+///     onCancel { request.cancel() }
 /// }
 /// ```
-@inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
+@inlinable @inline(__always)
 public func withCompletion<Success: Sendable, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
-    _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> () -> Void
+    _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void, _ onCancel: (@escaping () -> Void) -> Void) -> Void
 ) async throws -> Success {
     try await SharedFuture<Success, Failure>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
-        body { completer.resolve($0) }
+        var cancel: (() -> Void)?
+        body({ completer.resolve($0) }, { cancel = chained(cancel, $0) })
+        return cancel
     }
 }
 
@@ -101,21 +103,23 @@ public func withCompletion<Success: Sendable>(
 /// Awaits a cancellable `(Success?, Error?) -> Void` completion-block API.
 ///
 /// ```swift
-/// let data: Data = try await withCompletion { completion in
+/// let data: Data = try await withCompletion { completion, onCancel in
 ///     let task = session.dataTask(with: url) { data, _, error in completion(data, error) }
 ///     task.resume()
-///     return { task.cancel() }
+///     onCancel { task.cancel() }
 /// }
 /// ```
-@inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
+@inlinable @inline(__always)
 public func withCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
-    _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> () -> Void
+    _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void, _ onCancel: (@escaping () -> Void) -> Void) -> Void
 ) async throws -> Success {
     try await SharedFuture<Success, any Error>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
-        body { completer.resolve(Result(value: $0, error: $1)) }
+        var cancel: (() -> Void)?
+        body({ completer.resolve(Result(value: $0, error: $1)) }, { cancel = chained(cancel, $0) })
+        return cancel
     }
 }
 
@@ -140,20 +144,22 @@ public func withCompletion(
 /// Awaits a cancellable `(Error?) -> Void` completion-block API.
 ///
 /// ```swift
-/// try await withCompletion { completion in
+/// try await withCompletion { completion, onCancel in
 ///     let job = uploader.upload(file, completion: completion)
-///     return { job.cancel() }
+///     onCancel { job.cancel() }
 /// }
 /// ```
-@inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
+@inlinable @inline(__always)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
-    _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> () -> Void
+    _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void, _ onCancel: (@escaping () -> Void) -> Void) -> Void
 ) async throws {
     try await SharedFuture<Void, any Error>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
-        body { completer.resolve(Result(error: $0, success: ())) }
+        var cancel: (() -> Void)?
+        body({ completer.resolve(Result(error: $0, success: ())) }, { cancel = chained(cancel, $0) })
+        return cancel
     }
 }
 
@@ -182,23 +188,25 @@ public func withValueCompletion<Success: Sendable>(
 }
 
 /// Awaits a cancellable `(Success) -> Void` completion-block API: cancelling the awaiting task
-/// runs the returned action once.
+/// runs the actions the body gave `onCancel`, once, in order.
 ///
 /// ```swift
-/// let location = try await withValueCompletion { completion in
+/// let location = try await withValueCompletion { completion, onCancel in
 ///     let request = locator.requestLocation(completion: completion)
-///     return { request.cancel() }
+///     onCancel { request.cancel() }
 /// }
 /// ```
-@inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
+@inlinable @inline(__always)
 public func withValueCompletion<Success: Sendable>(
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
-    _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> () -> Void
+    _ body: (_ completion: @escaping @Sendable (Success) -> Void, _ onCancel: (@escaping () -> Void) -> Void) -> Void
 ) async throws -> Success {
     try await SharedFuture<Success, Never>.bridge(isolation: isolation, .withValueCompletion, fileID, line) { completer in
-        body { completer.resolve(.success($0)) }
+        var cancel: (() -> Void)?
+        body({ completer.resolve(.success($0)) }, { cancel = chained(cancel, $0) })
+        return cancel
     }
 }
 
@@ -215,25 +223,6 @@ public func withNeverFailingCompletion<Success: Sendable>(
     fileID: StaticString = #fileID,
     line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> Void
-) async throws -> Success {
-    try await withValueCompletion(isolation: isolation, fileID: fileID, line: line, body)
-}
-
-/// The former name of the cancellable `withValueCompletion`.
-///
-/// ```swift
-/// let location = try await withValueCompletion { completion in
-///     let request = locator.requestLocation(completion: completion)
-///     return { request.cancel() }
-/// }
-/// ```
-@available(*, deprecated, renamed: "withValueCompletion(isolation:fileID:line:_:)")
-@inlinable @inline(__always) @_disfavoredOverload
-public func withNeverFailingCompletion<Success: Sendable>(
-    isolation: isolated (any Actor)? = #isolation,
-    fileID: StaticString = #fileID,
-    line: UInt = #line,
-    _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> () -> Void
 ) async throws -> Success {
     try await withValueCompletion(isolation: isolation, fileID: fileID, line: line, body)
 }
@@ -259,19 +248,21 @@ public func withCompletion(
 /// Awaits a cancellable `() -> Void` completion-block API.
 ///
 /// ```swift
-/// try await withCompletion { completion in
+/// try await withCompletion { completion, onCancel in
 ///     let flush = logger.flush(completion: completion)
-///     return { flush.cancel() }
+///     onCancel { flush.cancel() }
 /// }
 /// ```
-@inlinable @inline(__always) @_disfavoredOverload  // a body without `return` is the plain form (see the header)
+@inlinable @inline(__always)
 public func withCompletion(
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
-    _ body: (_ completion: @escaping @Sendable () -> Void) -> () -> Void
+    _ body: (_ completion: @escaping @Sendable () -> Void, _ onCancel: (@escaping () -> Void) -> Void) -> Void
 ) async throws {
     try await SharedFuture<Void, Never>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
-        body { completer.resolve(.success(())) }
+        var cancel: (() -> Void)?
+        body({ completer.resolve(.success(())) }, { cancel = chained(cancel, $0) })
+        return cancel
     }
 }

@@ -52,7 +52,10 @@ public enum FlowPublisherBufferingPolicy<Failure: Error>: Sendable {
     /// ```swift
     /// let strict = events.publisher(bufferingPolicy: .failingWhenFull(limit: 100, error: .overflow))
     /// ```
-    case failingWhenFull(limit: Int, error: Failure)
+    ///
+    /// (Indirect: the error is boxed, so that the policy's layout does not depend on `Failure`
+    /// and the bridge's unspecialised code needs no metadata to copy it.)
+    indirect case failingWhenFull(limit: Int, error: Failure)
 
     /// Traps on a negative count, when the publisher is subscribed.
     func validate() {

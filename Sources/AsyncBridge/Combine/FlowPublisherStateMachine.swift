@@ -41,10 +41,11 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
     /// The flow's subscription.
     typealias Upstream = FlowPublisherUpstream
 
-    // The stored properties whose layout does not depend on `Failure` come first, so that
-    // ``unlimitedDelivery()`` reads them at offsets known at compile time, with no metadata
-    // lookup, in unspecialised code (which is what runs: Combine reaches the subscription
-    // through protocols and `AnyPublisher`'s box).
+    // Unspecialised code is what runs (Combine reaches the subscription through protocols and
+    // `AnyPublisher`'s box). There, with `Downstream` a class, no stored property's layout
+    // depends on `Element` or `Failure` (the completion and the policy's error are boxed), so
+    // the methods the subscription calls, inlined into it, read and write the machine at
+    // offsets known at compile time and look up no generic metadata.
 
     private(set) var upstream = Upstream.idle
     /// The subscriber, until it has had its completion or has cancelled.
@@ -57,9 +58,10 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
     /// Values received without demand, oldest first.
     private var buffer = SharedQueue<Element>()
     /// How the flow ended, to be delivered once the buffer is empty.
-    private var completion: FlowCompletion<Failure>?
+    private var completion = FlowPublisherPendingCompletion<Failure>.none
     private let policy: FlowPublisherBufferingPolicy<Failure>
 
+    @inline(__always)
     init(downstream: Downstream, policy: FlowPublisherBufferingPolicy<Failure>) {
         self.downstream = downstream
         self.policy = policy
@@ -71,6 +73,7 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
     typealias RequestAction = FlowPublisherRequestAction
 
     /// `more` is not zero (the subscription traps on zero, as Combine's do).
+    @inline(__always)
     mutating func request(_ more: Subscribers.Demand) -> RequestAction {
         guard downstream != nil else { return .none }
         demand += more
@@ -86,20 +89,35 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
         var token: CancellationToken?
         var downstream: Downstream?
         var buffer: SharedQueue<Element>
-        var completion: FlowCompletion<Failure>?
+        var completion: FlowPublisherPendingCompletion<Failure>
+
+        @inline(__always)
+        init(
+            token: CancellationToken?, downstream: Downstream?, buffer: SharedQueue<Element>,
+            completion: FlowPublisherPendingCompletion<Failure>
+        ) {
+            self.token = token
+            self.downstream = downstream
+            self.buffer = buffer
+            self.completion = completion
+        }
     }
 
     /// The subscriber cancelled: forget it and everything buffered for it; cancel the flow.
+    @inline(__always)
     mutating func cancel() -> Cancellation? {
-        guard let downstream = downstream.take() else { return nil }
+        // Not `Optional.take()`: unspecialised, it needs the metadata of `Downstream?`.
+        guard let downstream else { return nil }
+        self.downstream = nil
         return Cancellation(
-            token: endUpstream(), downstream: downstream, buffer: buffer.takeAll(), completion: completion.take())
+            token: endUpstream(), downstream: downstream, buffer: takeBuffer(), completion: completion.take())
     }
 
     // MARK: Flow side
 
     /// `flow.subscribe` hands over `token` before the flow runs: what to cancel now (the
     /// subscriber cancelled meanwhile: the flow then never runs), or `nil`.
+    @inline(__always)
     mutating func started(_ token: CancellationToken) -> CancellationToken? {
         switch upstream {
         case .subscribing(cancelWhenSubscribed: false):
@@ -129,8 +147,9 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
         case overflow(token: CancellationToken?, drain: Bool)
     }
 
+    @inline(__always)
     mutating func receive(_ value: Element) -> ReceiveAction {
-        guard let downstream, completion == nil else { return .none }
+        guard let downstream, completion.isNone else { return .none }
         if !delivering, buffer.isEmpty, demand > .none {
             delivering = true
             demand -= 1
@@ -158,7 +177,7 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
             return .drop(value)
         case .failingWhenFull(let limit, let error):
             guard unrequested >= limit else { buffer.append(value); break }
-            completion = .failure(error)
+            completion = .some(.failure(error))
             let token = endUpstream()
             return .overflow(token: token, drain: startDelivering())
         }
@@ -169,9 +188,10 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
     typealias CompleteAction = FlowPublisherCompleteAction
 
     /// The flow completed: the completion waits for the buffered values.
+    @inline(__always)
     mutating func complete(_ flowCompletion: FlowCompletion<Failure>) -> CompleteAction {
-        guard downstream != nil, completion == nil else { return CompleteAction(token: nil, drain: false) }
-        completion = flowCompletion
+        guard downstream != nil, completion.isNone else { return CompleteAction(token: nil, drain: false) }
+        completion = .some(flowCompletion)
         var token: CancellationToken?
         if case .subscribed(let subscribed) = upstream { token = subscribed }
         upstream = .done
@@ -192,6 +212,7 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
 
     /// Called only by the thread that is delivering (after `.drain`, `.deliver` or `.overflow`
     /// with `drain`), with the demand the last value's `receive` returned (`.none` at first).
+    @inline(__always)
     mutating func nextDelivery(adding more: Subscribers.Demand) -> Delivery {
         guard let downstream else {
             delivering = false
@@ -206,7 +227,7 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
             demand -= 1
             return .value(downstream, buffer.removeFirst())
         }
-        if let completion = completion.take() {
+        if case .some(let completion) = completion.take() {
             self.downstream = nil
             delivering = false
             return .completion(downstream, completion)
@@ -220,15 +241,26 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
     /// Starts a delivery run on this thread if nobody is delivering and there is something
     /// to deliver: a value with demand, or the completion once the buffer is empty (a
     /// completion needs no demand).
+    @inline(__always)
     private mutating func startDelivering() -> Bool {
         guard !delivering, downstream != nil else { return false }
-        let ready = buffer.isEmpty ? completion != nil : demand > .none
+        let ready = buffer.isEmpty ? !completion.isNone : demand > .none
         if ready { delivering = true }
         return ready
     }
 
+    /// Empties the buffer and returns what it held, to be released after unlocking (written
+    /// here rather than with `SharedQueue.takeAll()`, so that it is inlined).
+    @inline(__always)
+    private mutating func takeBuffer() -> SharedQueue<Element> {
+        let taken = buffer
+        buffer = SharedQueue()
+        return taken
+    }
+
     /// Ends the flow's side: returns the token to cancel, if it is known; a subscription
     /// still being made is cancelled when its token arrives.
+    @inline(__always)
     private mutating func endUpstream() -> CancellationToken? {
         switch upstream {
         case .idle, .done:
@@ -244,7 +276,7 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
     }
 }
 
-extension FlowPublisherStateMachine where Downstream == AnySubscriber<Element, Failure> {
+extension FlowPublisherStateMachine {
     /// The per-value fast path: the subscriber to hand a value from the flow to, when its
     /// demand is unlimited, nothing is buffered, nobody is delivering and the flow is
     /// subscribed; otherwise `nil`, and the value goes through ``receive(_:)``.
@@ -257,15 +289,37 @@ extension FlowPublisherStateMachine where Downstream == AnySubscriber<Element, F
     /// one event at a time (the Rx grammar of ``Flow``: a send from inside the subscriber
     /// waits until this delivery returns), so it adds neither before this value has been
     /// delivered. A flow whose upstream is `.subscribed` has not completed (``complete(_:)``
-    /// and an overflow end the upstream), so `completion` is `nil` here.
+    /// and an overflow end the upstream), so `completion` is `.none` here.
     ///
-    /// In an extension where `Downstream` is concrete (a loadable `AnySubscriber`), and
-    /// inlined into the caller, so that neither a call nor its result needs generic metadata.
+    /// Inlined into the caller, where `Downstream` is a class, so that neither a call nor its
+    /// result needs generic metadata.
     @inline(__always)
     mutating func unlimitedDelivery() -> Downstream? {
         guard demand == .unlimited, !delivering, buffer.isEmpty else { return nil }
         guard case .subscribed = upstream else { return nil }
         return downstream
+    }
+}
+
+/// How the flow of a ``FlowPublisherStateMachine`` ended, once it has: of fixed layout
+/// whatever `Failure` is (the completion is boxed), so that unspecialised code tests and clears
+/// it with no metadata.
+enum FlowPublisherPendingCompletion<Failure: Error> {
+    case none
+    indirect case some(FlowCompletion<Failure>)
+
+    @inline(__always)
+    var isNone: Bool {
+        if case .none = self { return true }
+        return false
+    }
+
+    /// The completion, leaving `.none`.
+    @inline(__always)
+    mutating func take() -> Self {
+        let taken = self
+        self = .none
+        return taken
     }
 }
 

@@ -21,7 +21,7 @@ struct FlowPublisherAdapter<Output: Sendable, Failure: Error>: Publisher {
     func receive<Downstream: Subscriber>(subscriber: Downstream)
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let subscription = FlowPublisherSubscription(
-            flow: flow, policy: policy, onDrop: onDrop, downstream: AnySubscriber(subscriber))
+            flow: flow, policy: policy, onDrop: onDrop, downstream: FlowPublisherSubscriber(subscriber))
         subscriber.receive(subscription: subscription)
     }
 }
@@ -40,15 +40,17 @@ struct FlowPublisherAdapter<Output: Sendable, Failure: Error>: Publisher {
 /// sink.receive(subscription: subscription)
 /// ```
 ///
-/// The subscriber is held as an `AnySubscriber`, so that the `Sendable` closure given to the
-/// flow captures no metatype of the subscriber's own type (which is not `Sendable`).
+/// The subscriber is held behind a ``FlowPublisherDownstream``, so that the `Sendable` closures
+/// given to the flow capture no metatype of the subscriber's own type (which is not
+/// `Sendable`).
 ///
-/// The lock is the object's own ``SharedMutex`` next to the machine, not a ``SharedLock``: Combine
-/// reaches this class through protocols and `AnyPublisher`'s box, so its code runs
-/// unspecialised, where a generic `withLock` looks up the metadata of its state and result
-/// types on every call. The per-value path with unlimited demand
-/// (``FlowPublisherStateMachine/unlimitedDelivery()``) therefore locks once and needs no
-/// metadata; the other paths go through ``withLock(_:)``.
+/// Combine reaches this class through protocols and `AnyPublisher`'s box, so its code runs
+/// unspecialised, where every use of a generic type whose layout depends on the generic
+/// parameters looks up its metadata. So the subscriber is a class (not an `AnySubscriber`), the
+/// machine's layout depends on no parameter, and the machine's methods are inlined
+/// here, between `lock()` and `unlock()` of the object's own ``SharedMutex`` (not a
+/// ``SharedLock``, whose `withLock` is generic over the state and takes a closure): a
+/// subscription, its values and its cancellation look up no metadata of their own.
 ///
 /// Unchecked: `machine` is only read or written while `mutex` is held; `flow` and `onDrop` are
 /// `Sendable` constants. The subscriber itself need not be `Sendable`: Combine lets a subscriber be
@@ -57,11 +59,13 @@ struct FlowPublisherAdapter<Output: Sendable, Failure: Error>: Publisher {
 final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscription,
     CustomStringConvertible, @unchecked Sendable
 {
-    typealias Downstream = AnySubscriber<Element, Failure>
+    typealias Downstream = FlowPublisherDownstream<Element, Failure>
     typealias Machine = FlowPublisherStateMachine<Element, Failure, Downstream>
 
     private let mutex = SharedMutex()
-    private var machine: Machine
+    /// Unchecked exclusivity: every access is made holding `mutex`, which is what makes it
+    /// exclusive; the dynamic check would only repeat that on every event.
+    @exclusivity(unchecked) private var machine: Machine
     private let flow: Flow<Element, Failure>
     private let onDrop: (@Sendable (Element) -> Void)?
 
@@ -81,13 +85,6 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
         mutex.deallocate()
     }
 
-    /// Runs `body` on the machine with the mutex held.
-    private func withLock<Result>(_ body: (inout Machine) -> Result) -> Result {
-        mutex.lock()
-        defer { mutex.unlock() }
-        return body(&machine)
-    }
-
     var description: String { "Flow.publisher" }
 
     // MARK: Subscription
@@ -96,7 +93,10 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     /// the state (even after `cancel()`), as Combine's own subscriptions do.
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { fatalError("API Violation: demand must not be zero") }
-        switch withLock({ $0.request(demand) }) {
+        mutex.lock()
+        let action = machine.request(demand)
+        mutex.unlock()
+        switch action {
         case .none:
             break
         case .subscribe:
@@ -107,10 +107,13 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     }
 
     func cancel() {
-        guard let cancellation = withLock({ $0.cancel() }) else { return }
+        mutex.lock()
+        let cancellation = machine.cancel()
+        mutex.unlock()
+        guard let cancellation else { return }
+        // The subscriber and the buffered values, moved out of the machine, are released
+        // with `cancellation`, after unlocking.
         cancellation.token?.cancel()
-        // The subscriber and the buffered values are released here, after unlocking.
-        withExtendedLifetime(cancellation) {}
     }
 
     // MARK: Flow
@@ -124,10 +127,17 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     /// inside `receive(_:)` in the middle of that loop.
     private func subscribe() {
         _ = flow.subscribe(
-            onStart: { [self] token in withLock { $0.started(token) }?.cancel() },
+            onStart: { [self] token in started(token) },
             onValue: { [self] value in receive(value) },
             onCompletion: { [self] completion in complete(completion) }
         )
+    }
+
+    private func started(_ token: CancellationToken) {
+        mutex.lock()
+        let cancelNow = machine.started(token)
+        mutex.unlock()
+        cancelNow?.cancel()
     }
 
     private func receive(_ value: Element) {
@@ -161,7 +171,9 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     }
 
     private func complete(_ completion: FlowCompletion<Failure>) {
-        let action = withLock { $0.complete(completion) }
+        mutex.lock()
+        let action = machine.complete(completion)
+        mutex.unlock()
         if action.drain { drain(adding: .none) }
         withExtendedLifetime(action.token) {}  // released after unlocking
     }
@@ -171,7 +183,10 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     private func drain(adding more: Subscribers.Demand) {
         var more = more
         while true {
-            switch withLock({ $0.nextDelivery(adding: more) }) {
+            mutex.lock()
+            let delivery = machine.nextDelivery(adding: more)
+            mutex.unlock()
+            switch delivery {
             case .value(let downstream, let value):
                 more = downstream.receive(value)
             case .completion(let downstream, .finished):
@@ -184,6 +199,45 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
                 return
             }
         }
+    }
+}
+
+/// The Combine subscriber of a ``FlowPublisherSubscription``, as a class whatever its type:
+/// ``FlowPublisherSubscriber`` holds it. A reference, so that the machine holding it has a
+/// layout of its own whatever the subscriber is.
+///
+/// ```swift
+/// let downstream: FlowPublisherDownstream<Int, Never> = FlowPublisherSubscriber(sink)
+/// _ = downstream.receive(1)
+/// ```
+class FlowPublisherDownstream<Input, Failure: Error> {
+    func receive(_ value: Input) -> Subscribers.Demand {
+        preconditionFailure("Internal inconsistency: FlowPublisherDownstream is abstract")
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        preconditionFailure("Internal inconsistency: FlowPublisherDownstream is abstract")
+    }
+}
+
+/// A Combine subscriber behind a ``FlowPublisherDownstream``.
+///
+/// ```swift
+/// let downstream = FlowPublisherSubscriber(Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in }))
+/// ```
+final class FlowPublisherSubscriber<Base: Subscriber>: FlowPublisherDownstream<Base.Input, Base.Failure> {
+    private let base: Base
+
+    init(_ base: Base) {
+        self.base = base
+    }
+
+    override func receive(_ value: Base.Input) -> Subscribers.Demand {
+        base.receive(value)
+    }
+
+    override func receive(completion: Subscribers.Completion<Base.Failure>) {
+        base.receive(completion: completion)
     }
 }
 #endif

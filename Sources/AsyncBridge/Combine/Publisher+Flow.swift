@@ -25,10 +25,10 @@ extension Flow {
     public init<Upstream: Publisher>(_ publisher: Upstream)
     where Upstream.Output == Element, Upstream.Failure == Failure {
         let source = CombineSource(publisher)
-        self = .create { emitter -> CancelAction in
+        self = .create { emitter in
             let subscriber = FlowForwardingSubscriber(emitter)
             source.publisher.subscribe(subscriber)
-            return { subscriber.cancel() }
+            emitter.onCancel { subscriber.cancel() }
         }
     }
 }

@@ -64,7 +64,7 @@ extension SharedFuture {
     /// finishes without one (`nil`: the run ends with ``AsyncBridgeError/completionNeverCalled``,
     /// for a Combine `Future`, which cannot finish empty).
     static func firstValue(of source: CombineSource<Success, Failure>, ifEmpty: Failure?) -> SharedFuture {
-        SharedFuture { (completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> CancelAction in
+        SharedFuture { (completion: @escaping @Sendable (Result<Success, Failure>) -> Void, onCancel) in
             let subscriber = FirstValueSubscriber<Success, Failure> { outcome in
                 switch outcome {
                 case .value(let value): completion(.success(value))
@@ -73,7 +73,7 @@ extension SharedFuture {
                 }
             }
             source.publisher.subscribe(subscriber)
-            return { subscriber.cancel() }
+            onCancel { subscriber.cancel() }
         }
     }
 }

@@ -4,8 +4,8 @@
 ///
 /// ```swift
 /// let users = ActorConfined(UserAPI(), to: MainActor.shared)   // UserAPI: a legacy class
-/// let user = Flow<User, APIError> { completion in
-///     return users.start { api in api.fetchUser(id: 42, completion: completion).cancel }
+/// let user = Flow<User, APIError> { completion, onCancel in
+///     onCancel(users.start { api in api.fetchUser(id: 42, completion: completion).cancel })
 /// }
 /// ```
 ///
@@ -63,11 +63,12 @@ public final class ActorConfined<Value>: @unchecked Sendable {
     }
 
     /// Starts an operation on the value's actor and returns the action that cancels it there:
-    /// the cancellable body of `Flow { … }`, `SharedFuture { … }` or `withCompletion { … }`.
+    /// what the cancellable body of `Flow { … }`, `SharedFuture { … }` or `withCompletion { … }`
+    /// gives its `onCancel`.
     ///
     /// ```swift
-    /// let user = SharedFuture<User, APIError> { completion in
-    ///     return users.start { api in api.fetchUser(id: 42, completion: completion).cancel }
+    /// let user = SharedFuture<User, APIError> { completion, onCancel in
+    ///     onCancel(users.start { api in api.fetchUser(id: 42, completion: completion).cancel })
     /// }
     /// ```
     ///

@@ -199,7 +199,7 @@ public final class BroadcastChannel<Element: Sendable, Failure: Error>: AsyncSeq
                     guard emitter.drain.submit(event) else { return }
                 }
             }
-            return {
+            emitter.onCancel {
                 task.cancel()
                 storage.cancel(id)  // leave now, not when the task next asks: a value sent from
                                     // here on goes to the other consumers, or is kept for the next

@@ -27,7 +27,7 @@ extension Flow where Element: Sendable {
             let task = Task(priority: priority) {
                 await Self.iterate(sequence, into: emitter, isolation: actor)
             }
-            return { task.cancel() }
+            emitter.onCancel { task.cancel() }
         }
     }
 
@@ -69,7 +69,7 @@ extension Flow where Element: Sendable {
             let task = Task(priority: priority) {
                 await Self.iterate(erasing: sequence, into: emitter, isolation: actor)
             }
-            return { task.cancel() }
+            emitter.onCancel { task.cancel() }
         }
     }
 

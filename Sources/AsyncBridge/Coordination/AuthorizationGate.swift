@@ -78,7 +78,7 @@ public struct AuthorizationGate: Sendable {
     ///   - line: The line those reports name.
     ///   - status: Reads the current status; may be `async` and may throw.
     ///   - request: Asks the user: receives the completion block to call with the answer.
-    @_disfavoredOverload
+    @_disfavoredOverload  // a closure that only stores the block fits both shapes; `(Bool) -> Void` is the choice
     public init<C: Clock>(
         timeout: C.Duration? = nil,
         clock: C = ContinuousClock(),
@@ -102,7 +102,6 @@ public struct AuthorizationGate: Sendable {
     ///     request: { try await Permissions.notifications.requestAuthorization() }
     /// )
     /// ```
-    @_disfavoredOverload
     public init<C: Clock>(
         timeout: C.Duration? = nil,
         clock: C = ContinuousClock(),

@@ -1,4 +1,4 @@
-/// The sending side handed to ``Flow/create(_:)-((FlowEmitter<Element,Failure>)->Void)``: send
+/// The sending side handed to ``Flow/create(_:)``: send
 /// values, then finish or fail, from any thread.
 ///
 /// Sends are delivered one at a time in the order they were made (sends racing on different
@@ -15,9 +15,12 @@
 public final class FlowEmitter<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     let drain: SerialDrain<FlowEvent<Element, Failure>>
+    @usableFromInline
+    let subscription: FlowSubscription
 
     @inlinable
     init(_ subscriber: FlowSubscriber<Element, Failure>) {
+        self.subscription = subscriber.subscription
         self.drain = SerialDrain { drain, event in
             switch event {
             case .value(let value):
@@ -44,6 +47,31 @@ public final class FlowEmitter<Element: Sendable, Failure: Error>: Sendable {
     @inlinable
     public var isCancelled: Bool {
         drain.isClosed
+    }
+
+    /// Runs `action` once if the subscriber cancels before the flow has completed (at once if
+    /// it already has, never after completion): how to stop the work behind the flow. The
+    /// emitter is closed first, so what `action` sends is ignored, as in RxSwift and Combine.
+    ///
+    /// RxSwift: the `Disposable` that `Observable.create`'s closure returns; Combine: a
+    /// custom `Subscription`'s `cancel()`.
+    ///
+    /// ```swift
+    /// let progress = Flow<Double, any Error>.create { emitter in
+    ///     let job = uploader.upload(file, progress: { emitter.send($0) }, completion: { error in
+    ///         if let error { emitter.fail(error) } else { emitter.finish() }
+    ///     })
+    ///     emitter.onCancel { job.cancel() }
+    /// }
+    /// ```
+    @inlinable
+    public func onCancel(_ action: @escaping CancelAction) {
+        // The emitter's own closing was registered first, so it would run last: close here,
+        // before the user's action.
+        subscription.onCancel { [weak drain] in
+            drain?.close()
+            action()
+        }
     }
 
     /// Sends a value.
@@ -107,32 +135,5 @@ extension Flow {
     @inlinable
     public static func create(_ body: @escaping @Sendable (FlowEmitter<Element, Failure>) -> Void) -> Flow {
         Flow { subscriber in body(FlowEmitter(subscriber)) }
-    }
-
-    /// A flow whose every subscription runs `body` with an emitter; `body` returns how to stop
-    /// the work. The cancel action runs once if the subscriber cancels before the flow
-    /// completed (even while `body` runs), never after completion. The emitter is closed
-    /// first, so what the cancel action sends is ignored, as in RxSwift and Combine.
-    ///
-    /// ```swift
-    /// let progress = Flow<Double, any Error>.create { emitter in
-    ///     let job = uploader.upload(file, progress: { emitter.send($0) }, completion: { error in
-    ///         if let error { emitter.fail(error) } else { emitter.finish() }
-    ///     })
-    ///     return { job.cancel() }
-    /// }
-    /// ```
-    @inlinable @_disfavoredOverload
-    public static func create(_ body: @escaping @Sendable (FlowEmitter<Element, Failure>) -> CancelAction) -> Flow {
-        Flow { subscriber in
-            let emitter = FlowEmitter(subscriber)
-            let cancel = body(emitter)
-            // The emitter closes itself on cancellation too, but its action was registered
-            // first, so it would run last: close it here, before the user's action.
-            subscriber.subscription.onCancel { [weak drain = emitter.drain] in
-                drain?.close()
-                cancel()
-            }
-        }
     }
 }

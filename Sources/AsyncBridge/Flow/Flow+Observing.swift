@@ -28,7 +28,7 @@ extension Flow where Failure == Never {
                 schedule: { DispatchQueue.global().async(execute: $0) }
             )
             tracker.track()
-            return { tracker.stop() }
+            emitter.onCancel { tracker.stop() }
         }
     }
 }
@@ -63,7 +63,7 @@ extension MainActorFlow where Failure == Never {
             } else {
                 DispatchQueue.main.async { tracker.track() }
             }
-            return { tracker.stop() }
+            emitter.onCancel { tracker.stop() }
         }
         return MainActorFlow(hopping: upstream, deliversInlineOnMain: true)
     }

@@ -53,9 +53,9 @@ struct CompletionBlockSpellingTests {
     @Test func aBodyThatNamesItsBlockTypeAndReturnsIsCancellable() async throws {
         let cancels = AtomicCounter()
         let held = Box<(any Sendable)?>(nil)   // keeps the block uncalled, as a running operation does
-        let future = SharedFuture { (completion: @escaping @Sendable (String?, (any Error)?) -> Void) in
+        let future = SharedFuture { (completion: @escaping @Sendable (String?, (any Error)?) -> Void, onCancel) in
             held.value = completion   // never called: the consumer leaves first
-            return { cancels.increment() }
+            onCancel { cancels.increment() }
         }
         future.subscribe { _ in }.cancel()
         #expect(cancels.value == 1)
@@ -151,29 +151,29 @@ struct CompletionBlockSpellingTests {
         let cancels = AtomicCounter()
         let held = Box<(any Sendable)?>(nil)   // keeps the block uncalled, as a running operation does
         let futures: [SharedFuture<Void, any Error>] = [
-            SharedFuture { (completion: @escaping @Sendable (Result<Void, any Error>) -> Void) in
+            SharedFuture { (completion: @escaping @Sendable (Result<Void, any Error>) -> Void, onCancel) in
                 held.value = completion
-                return { cancels.increment() }
+                onCancel { cancels.increment() }
             },
-            SharedFuture { (completion: @escaping @Sendable ((any Error)?) -> Void) in
+            SharedFuture { (completion: @escaping @Sendable ((any Error)?) -> Void, onCancel) in
                 held.value = completion
-                return { cancels.increment() }
+                onCancel { cancels.increment() }
             },
-            SharedFuture { (completion: @escaping @Sendable ((), (any Error)?) -> Void) in
+            SharedFuture { (completion: @escaping @Sendable ((), (any Error)?) -> Void, onCancel) in
                 held.value = completion
-                return { cancels.increment() }
+                onCancel { cancels.increment() }
             },
         ]
         for future in futures { future.subscribe { _ in }.cancel() }
         // A body that only holds its block does not say its shape: it names the block's type.
-        let signal = SharedFuture { (completion: @escaping @Sendable () -> Void) in
+        let signal = SharedFuture { (completion: @escaping @Sendable () -> Void, onCancel) in
             held.value = completion
-            return { cancels.increment() }
+            onCancel { cancels.increment() }
         }
         signal.subscribe { _ in }.cancel()
-        let value = SharedFuture<Int, Never>.neverFailing { completion in
+        let value = SharedFuture<Int, Never>.neverFailing { completion, onCancel in
             held.value = completion
-            return { cancels.increment() }
+            onCancel { cancels.increment() }
         }
         value.subscribe { _ in }.cancel()
         #expect(cancels.value == 5)
@@ -184,9 +184,9 @@ struct CompletionBlockSpellingTests {
         let held = Box<(any Sendable)?>(nil)   // keeps the block uncalled, as a running operation does
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            try await withCompletion { (completion: @escaping @Sendable ((any Error)?) -> Void) in
+            try await withCompletion { (completion: @escaping @Sendable ((any Error)?) -> Void, onCancel) in
                 held.value = completion   // never called: the task is cancelled
-                return { cancels.increment() }
+                onCancel { cancels.increment() }
             }
         }
         await #expect(throws: CancellationError.self) { try await task.value }
@@ -196,9 +196,9 @@ struct CompletionBlockSpellingTests {
     @Test func aFlowBodyThatReturnsACancelActionRunsItWhenTheSubscriptionIsCancelled() {
         let cancels = AtomicCounter()
         let held = Box<(any Sendable)?>(nil)   // keeps the block uncalled, as a running operation does
-        let upload = Flow { (completion: @escaping @Sendable ((any Error)?) -> Void) in
+        let upload = Flow { (completion: @escaping @Sendable ((any Error)?) -> Void, onCancel) in
             held.value = completion
-            return { cancels.increment() }
+            onCancel { cancels.increment() }
         }
         upload.subscribe { _ in }.cancel()
         #expect(cancels.value == 1)

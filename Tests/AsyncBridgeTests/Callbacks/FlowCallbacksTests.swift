@@ -37,9 +37,9 @@ struct FlowCallbacksTests {
 
     @Test func cancellingTheSubscriptionRunsTheCancelActionOnce() {
         let operation = PendingOperation<Result<Int, TestError>>()
-        let recorder = FlowRecorder(Flow<Int, TestError> { completion in
+        let recorder = FlowRecorder(Flow<Int, TestError> { completion, onCancel in
             operation.start(completion)
-            return { operation.cancel() }
+            onCancel { operation.cancel() }
         })
         recorder.cancel()
         recorder.cancel()
@@ -57,7 +57,7 @@ struct FlowCallbacksTests {
     @Test func aDroppedResultBlockFailsAnUntypedFlow() {
         let recorder = MisuseRecorder()
         let (plain, plainLine) = (Flow<Int, any Error> { (_: @escaping ResultBlock<any Error>) in }, #line)
-        let (cancellable, cancellableLine) = (Flow<Int, any Error> { (_: @escaping ResultBlock<any Error>) -> CancelAction in {} }, #line)
+        let (cancellable, cancellableLine) = (Flow<Int, any Error> { (_: @escaping ResultBlock<any Error>, _) in }, #line)
         for flow in [plain, cancellable] {
             #expect(recorder.record { FlowRecorder(flow).events }.isCompletionNeverCalled())
         }
@@ -70,7 +70,7 @@ struct FlowCallbacksTests {
     @Test func aDroppedResultBlockFinishesATypedFlowWithoutAValue() async {
         let recorder = MisuseRecorder()
         let (plain, plainLine) = (Flow<Int, TestError> { (_: @escaping ResultBlock<TestError>) in }, #line)
-        let (cancellable, cancellableLine) = (Flow<Int, TestError> { (_: @escaping ResultBlock<TestError>) -> CancelAction in {} }, #line)
+        let (cancellable, cancellableLine) = (Flow<Int, TestError> { (_: @escaping ResultBlock<TestError>, _) in }, #line)
         for flow in [plain, cancellable] {
             #expect(recorder.record { FlowRecorder(flow).events } == [.finished])
             // What the view model met: the awaited value is missing, not failed.
@@ -88,7 +88,7 @@ struct FlowCallbacksTests {
     @Test func aDroppedValueOrErrorBlockFailsTheFlow() {
         let recorder = MisuseRecorder()
         let (plain, plainLine) = (Flow<Int, any Error> { (_: @escaping ValueOrErrorBlock) in }, #line)
-        let (cancellable, cancellableLine) = (Flow<Int, any Error> { (_: @escaping ValueOrErrorBlock) -> CancelAction in {} }, #line)
+        let (cancellable, cancellableLine) = (Flow<Int, any Error> { (_: @escaping ValueOrErrorBlock, _) in }, #line)
         for flow in [plain, cancellable] {
             #expect(recorder.record { FlowRecorder(flow).events }.isCompletionNeverCalled())
         }
@@ -101,7 +101,7 @@ struct FlowCallbacksTests {
     @Test func aDroppedErrorBlockFailsTheFlow() {
         let recorder = MisuseRecorder()
         let (plain, plainLine) = (Flow<Void, any Error> { (_: @escaping ErrorBlock) in }, #line)
-        let (cancellable, cancellableLine) = (Flow<Void, any Error> { (_: @escaping ErrorBlock) -> CancelAction in {} }, #line)
+        let (cancellable, cancellableLine) = (Flow<Void, any Error> { (_: @escaping ErrorBlock, _) in }, #line)
         for flow in [plain, cancellable] {
             #expect(recorder.record { FlowRecorder(flow).events }.isCompletionNeverCalled())
         }
@@ -114,7 +114,7 @@ struct FlowCallbacksTests {
     @Test func aDroppedValueBlockFinishesTheNeverFailingFlowWithoutAValue() {
         let recorder = MisuseRecorder()
         let (plain, plainLine) = (Flow<Int, Never>.neverFailing { _ in }, #line)
-        let (cancellable, cancellableLine) = (Flow<Int, Never>.neverFailing { _ -> CancelAction in {} }, #line)
+        let (cancellable, cancellableLine) = (Flow<Int, Never>.neverFailing { _, _ in }, #line)
         for flow in [plain, cancellable] {
             #expect(recorder.record { FlowRecorder(flow).events } == [.finished])
         }
@@ -127,7 +127,7 @@ struct FlowCallbacksTests {
     @Test func aDroppedSignalBlockFinishesTheFlowWithoutAValue() {
         let recorder = MisuseRecorder()
         let (plain, plainLine) = (Flow<Void, Never> { (_: @escaping @Sendable () -> Void) in }, #line)
-        let (cancellable, cancellableLine) = (Flow<Void, Never> { (_: @escaping @Sendable () -> Void) -> CancelAction in {} }, #line)
+        let (cancellable, cancellableLine) = (Flow<Void, Never> { (_: @escaping @Sendable () -> Void, _) in }, #line)
         for flow in [plain, cancellable] {
             let events = recorder.record { FlowRecorder(flow).events }
             guard events.count == 1, case .finished = events[0] else {

@@ -54,16 +54,16 @@ struct FutureCallbacksTests {
         let values = PendingOperation<Int>()
         let signals = PendingOperation<Void>()
         let futures: [SharedFuture<Void, any Error>] = [
-            SharedFuture<Int, TestError> { completion in results.start(completion); return { results.cancel() } }
+            SharedFuture<Int, TestError> { completion, onCancel in results.start(completion); onCancel { results.cancel() } }
                 .map { _ in }.mapError { $0 },
-            SharedFuture<Int, any Error> { completion in
+            SharedFuture<Int, any Error> { completion, onCancel in
                 optionals.start { completion($0.0, $0.1) }
-                return { optionals.cancel() }
+                onCancel { optionals.cancel() }
             }.map { _ in },
-            SharedFuture<Void, any Error> { completion in errors.start(completion); return { errors.cancel() } },
-            SharedFuture<Int, Never>.neverFailing { completion in values.start(completion); return { values.cancel() } }
+            SharedFuture<Void, any Error> { completion, onCancel in errors.start(completion); onCancel { errors.cancel() } },
+            SharedFuture<Int, Never>.neverFailing { completion, onCancel in values.start(completion); onCancel { values.cancel() } }
                 .map { _ in }.mapError { never -> any Error in },
-            SharedFuture<Void, Never> { completion in signals.start(completion); return { signals.cancel() } }
+            SharedFuture<Void, Never> { completion, onCancel in signals.start(completion); onCancel { signals.cancel() } }
                 .mapError { never -> any Error in },
         ]
         for future in futures {
@@ -72,5 +72,20 @@ struct FutureCallbacksTests {
             #expect(spy.calls.count == 1 && spy.calls.first?.isCancellation == true)
         }
         #expect([results.cancels, optionals.cancels, errors.cancels, values.cancels, signals.cancels] == [1, 1, 1, 1, 1])
+    }
+
+    @Test func everyActionGivenToOnCancelRunsOnceInOrder() {
+        let log = Box<[String]>([])
+        let operation = PendingOperation<Result<Int, TestError>>()
+        let future = SharedFuture<Int, TestError> { completion, onCancel in
+            operation.start(completion)
+            onCancel { log.value.append("first") }
+            onCancel { log.value.append("second") }
+        }
+        let token = future.subscribe { _ in }
+        #expect(log.value.isEmpty)
+        token.cancel()
+        token.cancel()
+        #expect(log.value == ["first", "second"])
     }
 }

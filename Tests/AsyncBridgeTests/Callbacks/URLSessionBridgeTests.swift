@@ -20,10 +20,10 @@ struct URLSessionBridgeTests {
     func withCompletionOptionalPairShape() async throws {
         try await withFixture { fixture in
             let url = fixture.url("/ok")
-            let data: Data = try await withCompletion { completion in
+            let data: Data = try await withCompletion { completion, onCancel in
                 let task = fixture.session.dataTask(with: url) { data, _, error in completion(data, error) }
                 task.resume()
-                return { task.cancel() }
+                onCancel { task.cancel() }
             }
             #expect(String(decoding: data, as: UTF8.self) == Self.okBody)
         }
@@ -33,9 +33,9 @@ struct URLSessionBridgeTests {
     func withCompletionResultShape() async throws {
         try await withFixture { fixture in
             let url = fixture.url("/ok")
-            let data = try await withCompletion { completion in
+            let data = try await withCompletion { completion, onCancel in
                 let task = fetch(url, in: fixture.session, completion: completion)
-                return { task.cancel() }
+                onCancel { task.cancel() }
             }
             #expect(String(decoding: data, as: UTF8.self) == Self.okBody)
         }
@@ -46,10 +46,10 @@ struct URLSessionBridgeTests {
         try await withFixture { fixture in
             let url = fixture.url("/ok")
             let starts = Counter()
-            let future = SharedFuture<Data, any Error> { completion in
+            let future = SharedFuture<Data, any Error> { completion, onCancel in
                 starts.increment()
                 let task = fetch(url, in: fixture.session, completion: completion)
-                return { task.cancel() }
+                onCancel { task.cancel() }
             }
             #expect(starts.value == 0, "a SharedFuture must not start before someone asks")
 
@@ -69,9 +69,9 @@ struct URLSessionBridgeTests {
     func futureSubscribe() async throws {
         try await withFixture { fixture in
             let url = fixture.url("/ok")
-            let future = SharedFuture<Data, any Error> { completion in
+            let future = SharedFuture<Data, any Error> { completion, onCancel in
                 let task = fetch(url, in: fixture.session, completion: completion)
-                return { task.cancel() }
+                onCancel { task.cancel() }
             }
             let delivered = OneShot<Result<Data, any Error>>()
             future.subscribe(deliveringOn: .global()) { delivered.fulfil($0) }
@@ -88,17 +88,17 @@ struct URLSessionBridgeTests {
             let url = fixture.url("/status/\(code)")
 
             let thrown = await #expect(throws: HTTPStatusError.self) {
-                try await withCompletion { completion in
+                try await withCompletion { completion, onCancel in
                     let task = fetch(url, in: fixture.session, completion: completion)
-                    return { task.cancel() }
+                    onCancel { task.cancel() }
                 }
             }
             #expect(thrown?.code == code)
 
             // Through a SharedFuture, `result` hands the same failure back instead of throwing it.
-            let future = SharedFuture<Data, any Error> { completion in
+            let future = SharedFuture<Data, any Error> { completion, onCancel in
                 let task = fetch(url, in: fixture.session, completion: completion)
-                return { task.cancel() }
+                onCancel { task.cancel() }
             }
             let result = try await future.result
             #expect(throws: HTTPStatusError(code: code)) { try result.get() }
@@ -114,9 +114,9 @@ struct URLSessionBridgeTests {
             let probe = RequestProbe()
             let session = fixture.session
             let waiter = Task {
-                try await withCompletion { completion in
+                try await withCompletion { completion, onCancel in
                     let task = fetch(url, in: session, probe: probe, completion: completion)
-                    return { task.cancel() }
+                    onCancel { task.cancel() }
                 }
             }
             try await fixture.serverSays("slow-started \(id)")  // the request is in flight
@@ -133,9 +133,9 @@ struct URLSessionBridgeTests {
             let (url, id) = fixture.slowURL()
             let probe = RequestProbe()
             let session = fixture.session
-            let future = SharedFuture<Data, any Error> { completion in
+            let future = SharedFuture<Data, any Error> { completion, onCancel in
                 let task = fetch(url, in: session, probe: probe, completion: completion)
-                return { task.cancel() }
+                onCancel { task.cancel() }
             }
             let waiter = Task { try await future.value }
             try await fixture.serverSays("slow-started \(id)")
@@ -152,9 +152,9 @@ struct URLSessionBridgeTests {
             let (url, id) = fixture.slowURL()
             let probe = RequestProbe()
             let session = fixture.session
-            let future = SharedFuture<Data, any Error> { completion in
+            let future = SharedFuture<Data, any Error> { completion, onCancel in
                 let task = fetch(url, in: session, probe: probe, completion: completion)
-                return { task.cancel() }
+                onCancel { task.cancel() }
             }
             let delivered = OneShot<Result<Data, any Error>>()
             let token = future.subscribe { delivered.fulfil($0) }

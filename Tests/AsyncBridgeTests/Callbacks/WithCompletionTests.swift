@@ -22,9 +22,9 @@ struct WithCompletionTests {
     @Test func cancellingTheTaskRunsTheCancelActionOnceAndThrowsCancellationError() async throws {
         let operation = PendingOperation<Result<Int, TestError>>()
         let task = Task {
-            try await withCompletion { completion in
+            try await withCompletion { completion, onCancel in
                 operation.start(completion)
-                return { operation.cancel() }
+                onCancel { operation.cancel() }
             }
         }
         await operation.waitUntilStarted()
@@ -34,13 +34,36 @@ struct WithCompletionTests {
         #expect(!operation.complete(.success(1)), "the cancel action released the completion block")
     }
 
+    @Test func everyActionGivenToOnCancelRunsOnceInOrderAndNoneAfterCompletion() async throws {
+        let log = Box<[String]>([])
+        let operation = PendingOperation<Result<Int, TestError>>()
+        let task = Task {
+            try await withCompletion { completion, onCancel in
+                operation.start(completion)
+                onCancel { log.value.append("first") }
+                onCancel { log.value.append("second") }
+            }
+        }
+        await operation.waitUntilStarted()
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(log.value == ["first", "second"])
+
+        let completed = try await withCompletion { (completion: @escaping @Sendable (Result<Int, TestError>) -> Void, onCancel) in
+            onCancel { log.value.append("after completion") }
+            completion(.success(7))
+        }
+        #expect(completed == 7)
+        #expect(log.value == ["first", "second"])
+    }
+
     @Test func aPreCancelledTaskCallsTheCancelActionOnce() async throws {
         let operation = PendingOperation<Result<Int, TestError>>()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await withCompletion { completion in
+            return try await withCompletion { completion, onCancel in
                 operation.start(completion)
-                return { operation.cancel() }
+                onCancel { operation.cancel() }
             }
         }
         await #expect(throws: CancellationError.self) { try await task.value }
@@ -51,10 +74,10 @@ struct WithCompletionTests {
     @Test func aCancelBeforeTheCancelActionIsHandedBackRunsItOnceItIs() async throws {
         let cancels = AtomicCounter()
         await #expect(throws: CancellationError.self) {
-            try await withCompletion { (_: @escaping @Sendable (Result<Int, TestError>) -> Void) in
+            try await withCompletion { (_: @escaping @Sendable (Result<Int, TestError>) -> Void, onCancel) in
                 withUnsafeCurrentTask { $0?.cancel() }
                 #expect(cancels.value == 0)
-                return { cancels.increment() }
+                onCancel { cancels.increment() }
             }
         }
         #expect(cancels.value == 1)
@@ -64,9 +87,9 @@ struct WithCompletionTests {
         let cancels = AtomicCounter()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await withCompletion { (completion: @escaping @Sendable (Result<Int, TestError>) -> Void) in
+            return try await withCompletion { (completion: @escaping @Sendable (Result<Int, TestError>) -> Void, onCancel) in
                 completion(.success(5))
-                return { cancels.increment() }
+                onCancel { cancels.increment() }
             }
         }
         #expect(try await task.value == 5)
@@ -80,9 +103,9 @@ struct WithCompletionTests {
         let cancels = AtomicCounter()
         await #expect(throws: CancellationError.self) {
             try await recorder.record {
-                try await withCompletion { (_: @escaping @Sendable (Result<Int, TestError>) -> Void) in
+                try await withCompletion { (_: @escaping @Sendable (Result<Int, TestError>) -> Void, onCancel) in
                     withUnsafeCurrentTask { $0?.cancel() }
-                    return { cancels.increment() }
+                    onCancel { cancels.increment() }
                 }
             }
         }
@@ -133,7 +156,7 @@ struct WithCompletionTests {
         let cancels = AtomicCounter()
         let line = #line + 2
         let value = try await recorder.record {
-            try await withCompletion { (completion: @escaping @Sendable (Result<Int, TestError>) -> Void) in
+            try await withCompletion { (completion: @escaping @Sendable (Result<Int, TestError>) -> Void, onCancel) in
                 let called = DispatchSemaphore(value: 0)
                 DispatchQueue(label: "completer").async {
                     completion(.success(7))
@@ -141,7 +164,7 @@ struct WithCompletionTests {
                     called.signal()
                 }
                 called.wait()
-                return { cancels.increment() }
+                onCancel { cancels.increment() }
             }
         }
         #expect(value == 7)
@@ -157,9 +180,9 @@ struct WithCompletionTests {
         let queue = DispatchQueue(label: "completer")
         let cancels = AtomicCounter()
         for round in 0..<10_000 {
-            let value = try await withCompletion { (completion: @escaping @Sendable (Result<Int, TestError>) -> Void) in
+            let value = try await withCompletion { (completion: @escaping @Sendable (Result<Int, TestError>) -> Void, onCancel) in
                 queue.async { completion(.success(round)) }
-                return { cancels.increment() }
+                onCancel { cancels.increment() }
             }
             #expect(value == round)
         }
@@ -212,9 +235,9 @@ struct WithCompletionTests {
         for _ in 0..<10_000 {
             let operation = PendingOperation<Result<Int, Never>>()
             let task = Task {
-                try await withCompletion { completion in
+                try await withCompletion { completion, onCancel in
                     operation.start(completion)
-                    return { operation.cancel() }
+                    onCancel { operation.cancel() }
                 }
             }
             await operation.waitUntilStarted()
@@ -242,9 +265,9 @@ struct WithCompletionTests {
                 DispatchQueue.global().async { completion(.success(1)) }
             }
             let task = Task {
-                try await withCompletion { completion in
+                try await withCompletion { completion, onCancel in
                     operation.start { _ = second; completion($0) }
-                    return { operation.cancel() }
+                    onCancel { operation.cancel() }
                 }
             }
             await operation.waitUntilStarted()

@@ -344,7 +344,7 @@ final class ChaosHotSource<Element: Sendable, Failure: Error>: Sendable {
                 state.cancelsPerRun.append(0)
                 return state.runs
             }
-            return {
+            emitter.onCancel {
                 let removed = state.withLock { state -> FlowEmitter<Element, Failure>? in
                     state.cancelsPerRun[run] += 1
                     return state.emitters.removeValue(forKey: run)

@@ -207,7 +207,7 @@ final class ChaosInners: Sendable {
             case .empty:
                 emitter.finish()
             }
-            return { state.withLock { $0.runs[run].cancels += 1 } }
+            emitter.onCancel { state.withLock { $0.runs[run].cancels += 1 } }
         }
     }
 

@@ -90,9 +90,9 @@ extension Chaos {
             var random = ChaosRandom(5, UInt64(round))
             let context = "round \(round), seed \(chaosSeedText)"
             let runs = Runs()
-            let future = SharedFuture<Int, Never> { completion in
+            let future = SharedFuture<Int, Never> { completion, onCancel in
                 let run = runs.start(completion)
-                return { runs.cancel(run) }
+                onCancel { runs.cancel(run) }
             }
             let subscriptions = consumers * subscriptionsPerConsumer
             // Per subscription: the results its completion block got, and whether it was cancelled.
@@ -186,9 +186,9 @@ extension Chaos {
             var random = ChaosRandom(9, UInt64(round))
             let context = "tasks round \(round), seed \(chaosSeedText)"
             let runs = Runs()
-            let future = SharedFuture<Int, Never> { completion in
+            let future = SharedFuture<Int, Never> { completion, onCancel in
                 let run = runs.start(completion)
-                return { runs.cancel(run) }
+                onCancel { runs.cancel(run) }
             }
             let cancel = (0..<awaitingTasks).map { _ in random.chance(50) }
             let completeAfter = Int.random(in: 0...awaitingTasks, using: &random)

@@ -54,9 +54,9 @@ extension ConfinedOwner {
     /// and reports the object's starts and cancels, both made on this actor.
     func awaitCancelled() async -> [Int] {
         withUnsafeCurrentTask { $0?.cancel() }
-        _ = try? await withCompletion { (_: @escaping @Sendable (Result<Int, Never>) -> Void) in
+        _ = try? await withCompletion { (_: @escaping @Sendable (Result<Int, Never>) -> Void, onCancel) in
             legacy.starts += 1
-            return {
+            onCancel {
                 self.preconditionIsolated()
                 self.legacy.cancels += 1
             }

@@ -84,7 +84,7 @@ final class ManualSource<Element: Sendable>: Sendable {
             emitter.value = sink
             subscriptions.increment()
             subscribedGate.arrive()
-            return { cancels.increment() }
+            sink.onCancel { cancels.increment() }
         }
     }
 

@@ -154,7 +154,7 @@ struct FlowValuesTests {
                     for value in 0..<20 { emitter.send(value) }
                     sent.arrive()
                 }
-                return {
+                emitter.onCancel {
                     cancels.increment()
                     cancelled.arrive()
                 }
@@ -443,7 +443,7 @@ struct FlowValuesTests {
                 for value in 0..<100 { emitter.send(value) }  // held at the second value
                 producerDone.arrive()
             }
-            return { cancels.increment() }
+            emitter.onCancel { cancels.increment() }
         }
         do {
             var iterator = flow.values(bufferingPolicy: .blockingProducer(limit: 1)).makeAsyncIterator()

@@ -23,7 +23,7 @@ final class Resubscribable<Element: Sendable>: Sendable {
                 return ready.map(\.continuation)
             }
             for waiter in ready { waiter.resume() }
-            return { cancels.increment() }
+            emitter.onCancel { cancels.increment() }
         }
     }
 

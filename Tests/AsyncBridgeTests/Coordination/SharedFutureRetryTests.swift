@@ -79,9 +79,9 @@ struct FutureRetryTests {
     @Test func leavingDuringAnAttemptCancelsIt() async {
         let operation = PendingOperation<Result<Int, TestError>>()
         let future = SharedFuture<Int, TestError>.retrying(maxAttempts: 3) {
-            SharedFuture { completion in
+            SharedFuture { completion, onCancel in
                 operation.start(completion)
-                return { operation.cancel() }
+                onCancel { operation.cancel() }
             }
         }
         let value = Task { try await future.value }

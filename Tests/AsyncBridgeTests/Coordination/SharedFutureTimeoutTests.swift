@@ -19,9 +19,9 @@ struct FutureTimeoutTests {
     @Test func theDeadlineFailsWithTimeoutErrorAndCancelsTheRun() async {
         let clock = ManualClock()
         let operation = PendingOperation<Int>()
-        let future = SharedFuture<Int, Never>.neverFailing { completion in
+        let future = SharedFuture<Int, Never>.neverFailing { completion, onCancel in
             operation.start(completion)
-            return { operation.cancel() }
+            onCancel { operation.cancel() }
         }.timeout(.seconds(5), clock: clock)
         let value = Task { try await future.value }
         await operation.waitUntilStarted()
@@ -82,9 +82,9 @@ struct FutureTimeoutTests {
     @Test func anotherConsumerOfTheUpstreamKeepsItsRun() async throws {
         let clock = ManualClock()
         let operation = PendingOperation<Int>()
-        let upstream = SharedFuture<Int, Never>.neverFailing { completion in
+        let upstream = SharedFuture<Int, Never>.neverFailing { completion, onCancel in
             operation.start(completion)
-            return { operation.cancel() }
+            onCancel { operation.cancel() }
         }
         let patient = Task { try await upstream.result }
         await operation.waitUntilStarted()
@@ -100,9 +100,9 @@ struct FutureTimeoutTests {
     @Test func cancellingTheConsumerCancelsTheRunAndTheTimer() async {
         let clock = ManualClock()
         let operation = PendingOperation<Int>()
-        let future = SharedFuture<Int, Never>.neverFailing { completion in
+        let future = SharedFuture<Int, Never>.neverFailing { completion, onCancel in
             operation.start(completion)
-            return { operation.cancel() }
+            onCancel { operation.cancel() }
         }.timeout(.seconds(5), clock: clock)
         let value = Task { try await future.value }
         await operation.waitUntilStarted()

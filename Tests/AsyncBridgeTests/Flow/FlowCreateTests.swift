@@ -30,7 +30,7 @@ struct FlowCreateTests {
         let emitter = Box<FlowEmitter<Int, Never>?>(nil)
         let recorder = FlowRecorder(Flow<Int, Never>.create { sink in
             emitter.value = sink
-            return { cancels.increment() }
+            sink.onCancel { cancels.increment() }
         })
         emitter.value?.send(1)
         recorder.cancel()
@@ -102,7 +102,7 @@ struct FlowCreateTests {
     @Test func whatTheCancelActionSendsIsIgnored() {
         let recorder = FlowRecorder(Flow<Int, TestError>.create { emitter in
             emitter.send(1)
-            return {
+            emitter.onCancel {
                 emitter.send(2)
                 emitter.fail(TestError(code: 99))
             }
@@ -116,11 +116,27 @@ struct FlowCreateTests {
         let recorder = FlowRecorder(Flow<Int, Never>.create { emitter in
             emitter.send(1)
             emitter.finish()
-            return { cancels.increment() }
+            emitter.onCancel { cancels.increment() }
         })
         recorder.cancel()
         #expect(recorder.events == [.value(1), .finished])
         #expect(cancels.value == 0)
+    }
+
+    @Test func aCancelActionRegisteredOnceCancelledRunsAtOnceAndEachRegisteredActionRunsOnce() {
+        let log = Box<[String]>([])
+        let emitterBox = Box<FlowEmitter<Int, Never>?>(nil)
+        let recorder = FlowRecorder(Flow<Int, Never>.create { emitter in
+            emitterBox.value = emitter
+            emitter.onCancel { log.value.append("first") }
+            emitter.onCancel { log.value.append("second") }
+        })
+        recorder.cancel()
+        #expect(log.value.sorted() == ["first", "second"])
+        emitterBox.value?.onCancel { log.value.append("late") }
+        #expect(log.value.count == 3 && log.value.last == "late", "registered after the cancellation: runs at once")
+        recorder.cancel()
+        #expect(log.value.count == 3, "nothing runs twice")
     }
 
     @Test func aHandlerThatSendsAgainReentrantlyIsServedInOrder() {

@@ -131,7 +131,7 @@ struct FlowSinkEdgeTests {
             let source = Flow<Int, Never>.create { emitter in
                 emitter.send(1)
                 emitter.finish()
-                return { _ = tracked }
+                emitter.onCancel { _ = tracked }
             }
             let direct = source.subscribe { _ in _ = tracked }
             let hopped = source.map { value -> Int in _ = tracked; return value }.receive(on: queue).subscribe { _ in _ = tracked }
@@ -162,7 +162,7 @@ struct FlowSinkEdgeTests {
         let emitter = Box<FlowEmitter<Int, Never>?>(nil)
         let source = Flow<Int, Never>.create { sink in
             emitter.value = sink
-            return { cancels.increment() }
+            sink.onCancel { cancels.increment() }
         }
         let received = AtomicCounter()
         weak var weakOwner: Tracked?
@@ -221,7 +221,7 @@ struct FlowSinkEdgeTests {
             let flow = Flow<Int, Never>.create { emitter in
                 let token = subject.flow.subscribe(onValue: { emitter.send($0) }, onCompletion: { _ in })
                 subscribed.record(())
-                return { _ = tracked; cancels.increment(); token.cancel() }
+                emitter.onCancel { _ = tracked; cancels.increment(); token.cancel() }
             }
             let iterating = Task {
                 for await value in flow.values where value == 2 { break }
@@ -243,7 +243,7 @@ struct FlowSinkEdgeTests {
         let emitter = Box<FlowEmitter<Int, Never>?>(nil)
         let source = Flow<Int, Never>.create { sink in
             emitter.value = sink
-            return { cancels.increment() }
+            sink.onCancel { cancels.increment() }
         }
         let received = AtomicCounter()
         weak var weakCaptured: Tracked?

@@ -33,9 +33,9 @@ struct FlowSourcesTests {
 
     @Test func aFutureIsSharedAndCancellingOneSubscriptionLeavesIt() async {
         let operation = PendingOperation<Result<Int, TestError>>()
-        let future = SharedFuture<Int, TestError> { completion in
+        let future = SharedFuture<Int, TestError> { completion, onCancel in
             operation.start(completion)
-            return { operation.cancel() }
+            onCancel { operation.cancel() }
         }
         let first = FlowRecorder(Flow(future))
         let second = FlowRecorder(Flow(future))
@@ -50,9 +50,9 @@ struct FlowSourcesTests {
 
     @Test func cancellingTheOnlySubscriptionCancelsTheFuturesOperation() {
         let operation = PendingOperation<Result<Int, TestError>>()
-        let recorder = FlowRecorder(Flow(SharedFuture<Int, TestError> { completion in
+        let recorder = FlowRecorder(Flow(SharedFuture<Int, TestError> { completion, onCancel in
             operation.start(completion)
-            return { operation.cancel() }
+            onCancel { operation.cancel() }
         }))
         recorder.cancel()
         #expect(operation.cancels == 1)

@@ -37,7 +37,7 @@ struct FlowSubscribeWithTests {
         let emitter = Box<FlowEmitter<Int, Never>?>(nil)
         let source = Flow<Int, Never>.create { sink in
             emitter.value = sink
-            return { cancels.increment() }
+            sink.onCancel { cancels.increment() }
         }
         let seen = Box<[Int]>([])
         do {

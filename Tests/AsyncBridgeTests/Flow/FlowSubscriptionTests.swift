@@ -9,8 +9,8 @@ struct FlowSubscriptionTests {
         let log = Box<[String]>([])
         // Registered on one subscription as it is subscribed: the outer handleEvents first,
         // then the inner one, then the source.
-        let flow = Flow<Int, Never>.create { _ -> CancelAction in
-            return { log.mutate { $0.append("source") } }
+        let flow = Flow<Int, Never>.create { emitter in
+            emitter.onCancel { log.mutate { $0.append("source") } }
         }
             .handleEvents(onCancel: { log.mutate { $0.append("inner") } })
             .handleEvents(onCancel: { log.mutate { $0.append("outer") } })

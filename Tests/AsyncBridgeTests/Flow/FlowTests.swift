@@ -44,7 +44,7 @@ struct FlowTests {
 
     @Test func aBagCancelsWhatItHoldsWhenReleasedOrEmptied() {
         let cancels = AtomicCounter()
-        let flow = Flow<Int, Never>.create { _ in return { cancels.increment() } }
+        let flow = Flow<Int, Never>.create { emitter in emitter.onCancel { cancels.increment() } }
         var bag: CancellationBag? = CancellationBag()
         flow.subscribe { _ in }.store(in: bag!)
         flow.subscribe { _ in }.store(in: bag!)

@@ -17,7 +17,7 @@ func timerTicks(every interval: DispatchTimeInterval, cancelled: CompletionSpy<V
         timer.setCancelHandler { cancelled.record(()) }
         timer.schedule(deadline: .now(), repeating: interval)
         timer.resume()
-        return { timer.cancel() }
+        emitter.onCancel { timer.cancel() }
     }
 }
 

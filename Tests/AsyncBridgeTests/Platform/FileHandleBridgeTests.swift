@@ -35,7 +35,7 @@ func chunks(of handle: FileHandle) -> Flow<Data, POSIXError> {
                 }
             }
         }
-        return { handle.readabilityHandler = nil }
+        emitter.onCancel { handle.readabilityHandler = nil }
     }
 }
 

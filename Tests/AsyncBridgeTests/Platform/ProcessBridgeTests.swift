@@ -7,7 +7,7 @@ import AsyncBridgeTesting
 /// arrives, `terminationHandler` completes the future, and cancelling the last consumer
 /// terminates the process.
 func exitStatus(ofShellCommand command: String, launched: CompletionSpy<Int32>? = nil) -> SharedFuture<Int32, any Error> {
-    SharedFuture { completion in
+    SharedFuture { completion, onCancel in
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
@@ -18,7 +18,7 @@ func exitStatus(ofShellCommand command: String, launched: CompletionSpy<Int32>? 
         } catch {
             completion(.failure(error))
         }
-        return { forceTerminate(process) }
+        onCancel { forceTerminate(process) }
     }
 }
 
@@ -62,7 +62,7 @@ struct ProcessBridgeTests {
         let launched = CompletionSpy<Int32>()
         let terminated = CompletionSpy<Process.TerminationReason>()
         let cancelActions = AtomicCounter()
-        let long = SharedFuture<Int32, any Error> { completion in
+        let long = SharedFuture<Int32, any Error> { completion, onCancel in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "exec sleep 600"]   // the child waits, not the test
@@ -76,7 +76,7 @@ struct ProcessBridgeTests {
             } catch {
                 completion(.failure(error))
             }
-            return {
+            onCancel {
                 cancelActions.increment()
                 forceTerminate(process)
             }

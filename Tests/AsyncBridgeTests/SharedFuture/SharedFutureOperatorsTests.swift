@@ -47,9 +47,9 @@ struct FutureOperatorsTests {
 
     @Test func cancellingAChainCancelsTheUpstreamOperation() async throws {
         let operation = PendingOperation<Result<Int, Never>>()
-        let upstream = SharedFuture<Int, Never> { completion in
+        let upstream = SharedFuture<Int, Never> { completion, onCancel in
             operation.start(completion)
-            return { operation.cancel() }
+            onCancel { operation.cancel() }
         }
         let task = Task { try await upstream.map { $0 + 1 }.mapError { never -> TestError in }.value }
         await operation.waitUntilStarted()
@@ -61,9 +61,9 @@ struct FutureOperatorsTests {
     @Test func cancellingAFlatMapCancelsTheInnerOperation() async throws {
         let inner = PendingOperation<Result<Int, Never>>()
         let chained = SharedFuture<Int, Never>(.success(1)).flatMap { _ in
-            SharedFuture<Int, Never> { completion in
+            SharedFuture<Int, Never> { completion, onCancel in
                 inner.start(completion)
-                return { inner.cancel() }
+                onCancel { inner.cancel() }
             }
         }
         let spy = CompletionSpy<Result<Int, any Error>>()
@@ -76,9 +76,9 @@ struct FutureOperatorsTests {
 
     @Test func aChainStillSharedByAnotherConsumerIsNotCancelled() async throws {
         let operation = PendingOperation<Result<Int, Never>>()
-        let upstream = SharedFuture<Int, Never> { completion in
+        let upstream = SharedFuture<Int, Never> { completion, onCancel in
             operation.start(completion)
-            return { operation.cancel() }
+            onCancel { operation.cancel() }
         }
         let direct = CompletionSpy<Result<Int, any Error>>()
         upstream.subscribe(direct.completion)

@@ -53,9 +53,9 @@ struct FutureTests {
 
     @Test func cancelActionRunsOnceWhenTheLastConsumerLeaves() async throws {
         let operation = PendingOperation<Result<Int, Never>>()
-        let future = SharedFuture<Int, Never> { completion in
+        let future = SharedFuture<Int, Never> { completion, onCancel in
             operation.start(completion)
-            return { operation.cancel() }
+            onCancel { operation.cancel() }
         }
         let first = CompletionSpy<Result<Int, any Error>>()
         let second = CompletionSpy<Result<Int, any Error>>()
@@ -73,9 +73,9 @@ struct FutureTests {
 
     @Test func cancelActionNeverRunsAfterCompletion() async throws {
         let operation = PendingOperation<Result<Int, Never>>()
-        let future = SharedFuture<Int, Never> { completion in
+        let future = SharedFuture<Int, Never> { completion, onCancel in
             operation.start(completion)
-            return { operation.cancel() }
+            onCancel { operation.cancel() }
         }
         let spy = CompletionSpy<Result<Int, any Error>>()
         let token = future.subscribe(spy.completion)
@@ -87,9 +87,9 @@ struct FutureTests {
 
     @Test func aFutureCancelledBeforeCompletionStartsAgainForTheNextConsumer() async throws {
         let operation = PendingOperation<Result<Int, Never>>()
-        let future = SharedFuture<Int, Never> { completion in
+        let future = SharedFuture<Int, Never> { completion, onCancel in
             operation.start(completion)
-            return { operation.cancel() }
+            onCancel { operation.cancel() }
         }
         future.subscribe { _ in }.cancel()
         #expect(operation.starts == 1 && operation.cancels == 1)
@@ -102,9 +102,9 @@ struct FutureTests {
 
     @Test func cancellingTheAwaitingTaskRunsTheCancelActionAndThrowsCancellationError() async throws {
         let operation = PendingOperation<Result<Int, Never>>()
-        let future = SharedFuture<Int, Never> { completion in
+        let future = SharedFuture<Int, Never> { completion, onCancel in
             operation.start(completion)
-            return { operation.cancel() }
+            onCancel { operation.cancel() }
         }
         let task = Task { try await future.value }
         await operation.waitUntilStarted()
@@ -115,9 +115,9 @@ struct FutureTests {
 
     @Test func aPreCancelledTaskStartsThenCancelsOnce() async throws {
         let operation = PendingOperation<Result<Int, Never>>()
-        let future = SharedFuture<Int, Never> { completion in
+        let future = SharedFuture<Int, Never> { completion, onCancel in
             operation.start(completion)
-            return { operation.cancel() }
+            onCancel { operation.cancel() }
         }
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -130,11 +130,11 @@ struct FutureTests {
 
     @Test func aCancelArrivingBeforeTheCancelActionIsHandedBackIsLatched() async throws {
         let cancels = AtomicCounter()
-        let future = SharedFuture<Int, Never> { (_: @escaping @Sendable (Result<Int, Never>) -> Void) in
+        let future = SharedFuture<Int, Never> { (_: @escaping @Sendable (Result<Int, Never>) -> Void, onCancel) in
             // The consumer is cancelled while the operation is still starting.
             withUnsafeCurrentTask { $0?.cancel() }
             #expect(cancels.value == 0)
-            return { cancels.increment() }
+            onCancel { cancels.increment() }
         }
         await #expect(throws: CancellationError.self) { try await future.value }
         #expect(cancels.value == 1)
@@ -142,9 +142,9 @@ struct FutureTests {
 
     @Test func aPreCancelledConsumerJoiningARunLeavesWithoutCancellingIt() async throws {
         let operation = PendingOperation<Result<Int, Never>>()
-        let future = SharedFuture<Int, Never> { completion in
+        let future = SharedFuture<Int, Never> { completion, onCancel in
             operation.start(completion)
-            return { operation.cancel() }
+            onCancel { operation.cancel() }
         }
         let spy = CompletionSpy<Result<Int, any Error>>()
         future.subscribe(spy.completion)  // starts the run and stays
@@ -165,9 +165,9 @@ struct FutureTests {
         let cancels = AtomicCounter()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            return try await SharedFuture<Int, Never> { completion in
+            return try await SharedFuture<Int, Never> { completion, onCancel in
                 completion(.success(9))
-                return { cancels.increment() }
+                onCancel { cancels.increment() }
             }.value
         }
         #expect(try await task.value == 9)
@@ -200,7 +200,7 @@ struct FutureTests {
         // The run is still starting, but the call does not come from the starter's thread: the
         // starter must take the outcome under the lock, not as a synchronous completion.
         let cancels = AtomicCounter()
-        let future = SharedFuture<Int, Never> { completion in
+        let future = SharedFuture<Int, Never> { completion, onCancel in
             // A plain thread: blocking on a dispatch queue's work here could starve the pool
             // that runs both (on Linux the concurrency runtime shares dispatch's threads).
             let called = DispatchSemaphore(value: 0)
@@ -209,7 +209,7 @@ struct FutureTests {
                 called.signal()
             }.start()
             called.wait()
-            return { cancels.increment() }
+            onCancel { cancels.increment() }
         }
         #expect(try await future.value == 7)
         #expect(try await future.value == 7)
@@ -246,9 +246,9 @@ struct FutureTests {
         let recorder = MisuseRecorder()
         let operation = PendingOperation<Result<Int, Never>>()
         let future = recorder.record {
-            SharedFuture<Int, Never> { completion in
+            SharedFuture<Int, Never> { completion, onCancel in
                 operation.start(completion)
-                return { operation.cancel() }  // drops the completion block
+                onCancel { operation.cancel() }  // drops the completion block
             }
         }
         future.subscribe { _ in }.cancel()
@@ -289,9 +289,9 @@ struct FutureTests {
     @Test func cancelRacingCompletionRunsTheCancelActionAtMostOnceWithOneOutcome() async throws {
         for _ in 0..<10_000 {
             let operation = PendingOperation<Result<Int, Never>>()
-            let future = SharedFuture<Int, Never> { completion in
+            let future = SharedFuture<Int, Never> { completion, onCancel in
                 operation.start(completion)
-                return { operation.cancel() }
+                onCancel { operation.cancel() }
             }
             let spy = CompletionSpy<Result<Int, any Error>>()
             let token = future.subscribe(spy.completion)
@@ -369,10 +369,10 @@ struct FutureTests {
         do {
             let captured = Tracked()
             weakCaptured = captured
-            let future = SharedFuture<Int, Never> { completion in
+            let future = SharedFuture<Int, Never> { completion, onCancel in
                 _ = captured
                 operation.start(completion)
-                return { operation.cancel() }
+                onCancel { operation.cancel() }
             }
             let task = Task { try await future.value }
             await operation.waitUntilStarted()
@@ -389,10 +389,10 @@ struct FutureTests {
     @Test(arguments: [false, true])
     func aCancelActionWhoseReleaseCallsTheCompletionDoesNotDeadlock(throughFlow: Bool) async throws {
         let completion = Box<(@Sendable (Result<Int, Never>) -> Void)?>(nil)
-        let body: @Sendable (@escaping @Sendable (Result<Int, Never>) -> Void) -> CancelAction = { done in
+        let body: @Sendable (@escaping @Sendable (Result<Int, Never>) -> Void, (@escaping CancelAction) -> Void) -> Void = { done, onCancel in
             completion.value = done
             let guardian = CompletionGuard { done(.success(-1)) }
-            return { _ = guardian }
+            onCancel { _ = guardian }
         }
         let received = Box<[Int]>([])
         let token: CancellationToken

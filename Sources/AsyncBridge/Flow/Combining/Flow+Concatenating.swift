@@ -36,7 +36,7 @@ extension Flow {
     /// ```swift
     /// let history = stored.append(live)
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // `.empty` names a value and `Flow.empty` alike: the value wins
     public func append(_ other: Flow) -> Flow {
         .concat([self, other])
     }
@@ -69,7 +69,7 @@ extension Flow {
     /// ```swift
     /// let feed = liveUpdates.prepend(cachedItems)
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // `.empty` names a value and `Flow.empty` alike: the value wins
     public func prepend(_ other: Flow) -> Flow {
         .concat([other, self])
     }

@@ -43,7 +43,7 @@ extension Flow {
     /// ```swift
     /// let shown = positions.sample(ticks)   // ticks: Flow<Void, Never>
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // where `Failure` is `Never` both forms fit; the same-failure one is the choice
     public func sample<Other>(_ trigger: Flow<Other, Never>) -> Flow {
         sample(trigger.setFailureType(to: Failure.self))
     }

@@ -53,7 +53,7 @@ extension Flow {
     /// ```swift
     /// let prices = selectedStock.map { ticker.prices(of: $0) }.switchToLatest()   // inners: Flow<Price, Never>
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // where `Failure` is `Never` both forms fit; the one for inners of the flow's own failure is the choice
     public func switchToLatest<Inner>() -> Flow<Inner, Failure> where Element == Flow<Inner, Never> {
         flatMapLatest { $0.setFailureType(to: Failure.self) }
     }
@@ -65,7 +65,7 @@ extension Flow {
     /// ```swift
     /// let events = rooms.map { $0.events }.merge()   // inners: Flow<RoomEvent, Never>
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // where `Failure` is `Never` both forms fit; the one for inners of the flow's own failure is the choice
     public func merge<Inner>(maxConcurrent: Int = .max) -> Flow<Inner, Failure> where Element == Flow<Inner, Never> {
         flatMap(maxConcurrent: maxConcurrent) { $0.setFailureType(to: Failure.self) }
     }
@@ -77,7 +77,7 @@ extension Flow {
     /// ```swift
     /// let log = sessions.map { $0.messages }.concat()   // inners: Flow<Message, Never>
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // where `Failure` is `Never` both forms fit; the one for inners of the flow's own failure is the choice
     public func concat<Inner>() -> Flow<Inner, Failure> where Element == Flow<Inner, Never> {
         concatMap { $0.setFailureType(to: Failure.self) }
     }

@@ -91,7 +91,7 @@ extension Flow {
     /// ```swift
     /// let results = search.prefix(untilOutputFrom: closeTaps)   // closeTaps: Flow<Void, Never>
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // where `Failure` is `Never` both forms fit; the same-failure one is the choice
     public func prefix<Other>(untilOutputFrom trigger: Flow<Other, Never>) -> Flow {
         prefix(untilOutputFrom: trigger.setFailureType(to: Failure.self))
     }
@@ -131,7 +131,7 @@ extension Flow {
     /// ```swift
     /// let afterLogin = requests.drop(untilOutputFrom: loggedIn)   // loggedIn: Flow<Void, Never>
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // where `Failure` is `Never` both forms fit; the same-failure one is the choice
     public func drop<Other>(untilOutputFrom trigger: Flow<Other, Never>) -> Flow {
         drop(untilOutputFrom: trigger.setFailureType(to: Failure.self))
     }

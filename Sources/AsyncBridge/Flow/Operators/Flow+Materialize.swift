@@ -29,7 +29,7 @@ extension Flow {
     /// ```swift
     /// let users = events.dematerialize()   // Flow<User, APIError>
     /// ```
-    @inlinable @_disfavoredOverload
+    @inlinable @_disfavoredOverload  // where `Failure` is `Never` both forms fit; the one for an upstream that cannot fail is the choice
     public func dematerialize<Value: Sendable>() -> Flow<Value, Failure> where Element == FlowEvent<Value, Failure> {
         dematerialize(upstreamFailure: { $0 })
     }

@@ -68,7 +68,7 @@ struct FlowRaceTests {
         let b = ManualFlow<String>(), c = ManualFlow<String>()
         // The first loser's cancel action makes `c` send while the race cancels its losers,
         // before `c`'s turn: the event is in the race's queue when `c` is cancelled.
-        let a = Flow<String, TestError>.create { _ in return { c.send("z") } }
+        let a = Flow<String, TestError>.create { emitter in emitter.onCancel { c.send("z") } }
         let recorder = FlowRecorder(Flow.race([a, b.flow, c.flow]))
         b.send("x")
         #expect(recorder.events == marbles("x"))

@@ -10,7 +10,7 @@ final class ManualFlow<Element: Sendable>: Sendable {
     var flow: Flow<Element, TestError> {
         Flow.create { [emitter, cancels] sink in
             emitter.value = sink
-            return { cancels.increment() }
+            sink.onCancel { cancels.increment() }
         }
     }
 

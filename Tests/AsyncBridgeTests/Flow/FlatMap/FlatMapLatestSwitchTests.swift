@@ -90,7 +90,7 @@ struct FlatMapLatestSwitchTests {
                 Flow<Int, Never>.create { emitter in
                     subscribed.withLock { $0 += 1 }
                     emitter.send(index)
-                    return { cancels.withLock { $0 += 1 } }
+                    emitter.onCancel { cancels.withLock { $0 += 1 } }
                 }
             })
             for index in 0..<3 { outer.send(index) }
@@ -115,7 +115,7 @@ struct FlatMapLatestSwitchTests {
             Flow<Int, Never>.create { emitter in
                 subscribed.withLock { $0 += 1 }
                 emitter.send(index)
-                return {
+                emitter.onCancel {
                     cancels.withLock { $0 += 1 }
                     if index == 1 { recorderBox.withLock { $0 }?.cancel() }
                 }
@@ -142,7 +142,7 @@ struct FlatMapLatestSwitchTests {
         let recorder = FlowRecorder(outer.flow.flatMapLatest { index in
             Flow<Int, Never>.create { emitter in
                 emitter.send(index)
-                return { if index < 5 { outerBox.withLock { $0 }?.send(index + 10) } }
+                emitter.onCancel { if index < 5 { outerBox.withLock { $0 }?.send(index + 10) } }
             }
         })
         outer.send(0)

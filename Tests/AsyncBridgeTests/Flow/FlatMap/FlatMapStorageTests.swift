@@ -24,13 +24,13 @@ struct FlatMapStorageTests {
             upstreamCapture = forUpstream
             let upstream = Flow<String, TestError>.create { emitter in
                 outer.value = emitter
-                return { _ = forUpstream }
+                emitter.onCancel { _ = forUpstream }
             }
             recorder = FlowRecorder(variant.apply(upstream) { value in
                 _ = forTransform
                 return Flow.create { emitter in
                     inner.value = emitter
-                    return { _ = forInner }
+                    emitter.onCancel { _ = forInner }
                 }
             })
         }
@@ -60,11 +60,11 @@ struct FlatMapStorageTests {
             upstreamCapture = forUpstream
             let upstream = Flow<String, TestError>.create { emitter in
                 outer.value = emitter
-                return { _ = forUpstream }
+                emitter.onCancel { _ = forUpstream }
             }
             recorder = FlowRecorder(variant.apply(upstream) { value in
                 _ = forTransform
-                return Flow.create { _ in return { _ = forInner } }
+                return Flow.create { emitter in emitter.onCancel { _ = forInner } }
             })
         }
         outer.value?.send("a")
@@ -89,7 +89,7 @@ struct FlatMapStorageTests {
             upstreamCapture = forUpstream
             let upstream = Flow<String, TestError>.create { emitter in
                 outer.value = emitter
-                return { _ = forUpstream }
+                emitter.onCancel { _ = forUpstream }
             }
             recorder = FlowRecorder(variant.apply(upstream) { _ in
                 _ = forTransform

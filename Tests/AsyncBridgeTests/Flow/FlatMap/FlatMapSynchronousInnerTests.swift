@@ -20,7 +20,7 @@ struct FlatMapSynchronousInnerTests {
         Flow.create { emitter in
             emitter.send(key)
             emitter.finish()
-            return { cancels.ran(key) }
+            emitter.onCancel { cancels.ran(key) }
         }
     }
 
@@ -28,7 +28,7 @@ struct FlatMapSynchronousInnerTests {
     static func running(_ key: String, _ cancels: CancelCounts) -> Flow<String, TestError> {
         Flow.create { emitter in
             emitter.send(key)
-            return { cancels.ran(key) }
+            emitter.onCancel { cancels.ran(key) }
         }
     }
 
@@ -64,7 +64,7 @@ struct FlatMapSynchronousInnerTests {
                     done.signal()
                 }
                 done.wait()
-                return { cancels.ran("t\(value)") }
+                emitter.onCancel { cancels.ran("t\(value)") }
             }
         })
         outer.send(0)
@@ -122,7 +122,7 @@ struct FlatMapSynchronousInnerTests {
             let recorder = FlowRecorder(variant.apply(Flow<Int, TestError>.just(round)) { value in
                 Flow<String, TestError>.create { emitter in
                     failer.async { emitter.fail(TestError(code: value)) }
-                    return {}
+                    emitter.onCancel {}
                 }
             })
             await recorder.waitForCompletion()

@@ -19,7 +19,7 @@ final class ManualOuterFlow<Element: Sendable, Failure: Error>: Sendable {
                 state.emitter = emitter
                 state.subscriptions += 1
             }
-            return { self.state.withLock { $0.cancels += 1 } }
+            emitter.onCancel { self.state.withLock { $0.cancels += 1 } }
         }
     }
 
@@ -59,7 +59,7 @@ final class ManualInnerFlows<Element: Sendable, Failure: Error>: Sendable {
                 state.active += 1
                 state.maxActive = max(state.maxActive, state.active)
             }
-            return {
+            emitter.onCancel {
                 self.state.withLock { state in
                     state.inners[key]?.cancels += 1
                     if state.inners[key]?.ended == false {

@@ -40,9 +40,9 @@ struct FlowFlatMapLatestTests {
         let outer = ManualOuterFlow<String, TestError>()
         let recorder = FlowRecorder(outer.flow.flatMapLatest { value in
             log.value.append("transform \(value)")
-            return Flow<String, TestError>.create { _ in
+            return Flow<String, TestError>.create { emitter in
                 log.value.append("subscribe \(value)")
-                return { log.value.append("cancel \(value)") }
+                emitter.onCancel { log.value.append("cancel \(value)") }
             }
         })
         outer.send("a")
@@ -165,7 +165,7 @@ struct FlowFlatMapLatestTests {
             Flow<Int, Never>.create { emitter in
                 emitters.withLock { $0[inner] = emitter }
                 latest.withLock { $0 = inner }
-                return { cancels.withLock { $0[inner] += 1 } }
+                emitter.onCancel { cancels.withLock { $0[inner] += 1 } }
             }
         }
         let inHandler = AtomicCounter()

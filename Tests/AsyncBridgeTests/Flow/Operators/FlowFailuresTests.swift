@@ -24,7 +24,7 @@ struct FlowFailuresTests {
     @Test func cancellingDuringTheFallbackCancelsIt() {
         let cancels = AtomicCounter()
         let recorder = FlowRecorder(Flow<Int, TestError>.fail(TestError()).catch { _ in
-            Flow<Int, Never>.create { _ in return { cancels.increment() } }
+            Flow<Int, Never>.create { emitter in emitter.onCancel { cancels.increment() } }
         })
         recorder.cancel()
         #expect(cancels.value == 1)

@@ -9,7 +9,7 @@ struct FlowFilteringTests {
         let emitter = Box<FlowEmitter<String, Never>?>(nil)
         let recorder = FlowRecorder(Flow<String, Never>.create { sink in
             emitter.value = sink
-            return { cancels.increment() }
+            sink.onCancel { cancels.increment() }
         }.prefix(2))
         emitter.value?.send("a")
         #expect(cancels.value == 0)

@@ -20,7 +20,7 @@ struct FlowTransformingTests {
 
     @Test func cancellingAChainReachesTheSource() {
         let cancels = AtomicCounter()
-        let recorder = FlowRecorder(Flow<Int, Never>.create { _ in return { cancels.increment() } }
+        let recorder = FlowRecorder(Flow<Int, Never>.create { emitter in emitter.onCancel { cancels.increment() } }
             .map { $0 + 1 }.filter { $0 > 0 }.compactMap { $0 })
         recorder.cancel()
         #expect(cancels.value == 1)

@@ -130,7 +130,7 @@ struct FlowReceiveTests {
         weak var waiting: Tracked?
         let token = Flow<Tracked, Never>.create { sink in
             emitter.value = sink
-            return { cancels.increment() }
+            sink.onCancel { cancels.increment() }
         }.receive(on: target.queue).subscribe { _ in }
         do {
             let value = Tracked()

@@ -13,7 +13,7 @@ private final class ManualRuns: Sendable {
         Flow.create { [runs] emitter in
             let cancels = AtomicCounter()
             runs.value.append((emitter, cancels))
-            return { cancels.increment() }
+            emitter.onCancel { cancels.increment() }
         }
     }
 
@@ -217,7 +217,7 @@ struct FlowShareTests {
         let shared = Flow<Int, TestError>.create { emitter in
             runs.increment()
             emitter.send(runs.value)
-            return { emitter.fail(TestError(code: 99)) }
+            emitter.onCancel { emitter.fail(TestError(code: 99)) }
         }.share(replay: 1, scope: .forever)
         let first = FlowRecorder(shared)
         first.cancel()

@@ -18,7 +18,7 @@ struct FlowDelaySubscriptionTests {
                 }
             }
             subscribed.record(())
-            return { token.cancel() }
+            emitter.onCancel { token.cancel() }
         }
     }
 
