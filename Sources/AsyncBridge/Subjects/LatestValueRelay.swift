@@ -30,7 +30,7 @@ public final class LatestValueRelay<Element: Sendable>: FlowRelay {
     /// ```
     @inlinable
     public init(value: Element) {
-        storage = SubjectStorage(bufferSize: 1, initial: [value])
+        storage = .latestValue(value)
         flow = storage.flow
     }
 
@@ -43,10 +43,7 @@ public final class LatestValueRelay<Element: Sendable>: FlowRelay {
     /// ```
     @inlinable
     public var value: Element {
-        guard let latest = storage.latest else {
-            preconditionFailure("Internal inconsistency: a behavior relay without a value")
-        }
-        return latest
+        storage.current
     }
 
     /// Makes `value` the current value and sends it to every subscriber.

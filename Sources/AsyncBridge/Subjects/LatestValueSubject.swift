@@ -30,7 +30,7 @@ public final class LatestValueSubject<Element: Sendable, Failure: Error>: FlowSu
     /// ```
     @inlinable
     public init(value: Element) {
-        storage = SubjectStorage(bufferSize: 1, initial: [value], replaysAfterCompletion: false)
+        storage = .latestValue(value)
         flow = storage.flow
     }
 
@@ -43,10 +43,7 @@ public final class LatestValueSubject<Element: Sendable, Failure: Error>: FlowSu
     /// ```
     @inlinable
     public var value: Element {
-        guard let latest = storage.latest else {
-            preconditionFailure("Internal inconsistency: a behavior subject without a value")
-        }
-        return latest
+        storage.current
     }
 
     /// Makes `value` the current value and sends it to every subscriber; ignored after the

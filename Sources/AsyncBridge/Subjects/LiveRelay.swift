@@ -27,7 +27,7 @@ public final class LiveRelay<Element: Sendable>: FlowRelay {
     /// ```
     @inlinable
     public init() {
-        storage = SubjectStorage(bufferSize: 0)
+        storage = .live()
         flow = storage.flow
     }
 

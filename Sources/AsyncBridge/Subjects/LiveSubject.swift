@@ -43,7 +43,7 @@ public final class LiveSubject<Element: Sendable, Failure: Error>: FlowSubject {
     /// ```
     @inlinable
     public init() {
-        storage = SubjectStorage(bufferSize: 0)
+        storage = .live()
         flow = storage.flow
     }
 

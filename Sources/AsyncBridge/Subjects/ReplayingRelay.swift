@@ -28,8 +28,7 @@ public final class ReplayingRelay<Element: Sendable>: FlowRelay {
     /// ```
     @inlinable
     public init(bufferSize: Int) {
-        checkCount(bufferSize, of: "ReplayingRelay(bufferSize:)", named: "bufferSize", atLeast: 0)
-        storage = SubjectStorage(bufferSize: bufferSize)
+        storage = .replaying(bufferSize, initializer: "ReplayingRelay(bufferSize:)")
         flow = storage.flow
     }
 

@@ -29,8 +29,7 @@ public final class ReplayingSubject<Element: Sendable, Failure: Error>: FlowSubj
     /// ```
     @inlinable
     public init(bufferSize: Int) {
-        checkCount(bufferSize, of: "ReplayingSubject(bufferSize:)", named: "bufferSize", atLeast: 0)
-        storage = SubjectStorage(bufferSize: bufferSize)
+        storage = .replaying(bufferSize, initializer: "ReplayingSubject(bufferSize:)")
         flow = storage.flow
     }
 

@@ -29,7 +29,7 @@ extension Flow {
             case .second(.value):
                 guard let latest = state.latest else { return }
                 state.latest = nil
-                state.finished ? fanIn.sendLast(latest) : fanIn.send(latest)
+                if state.finished { fanIn.sendLast(latest) } else { fanIn.send(latest) }
             case .second(.finished):
                 fanIn.sendLast(state.latest)
             }

@@ -29,15 +29,17 @@ extension Flow {
             let deadline = clock.now.advanced(by: duration)
             let timed = TimedOperator(
                 downstream: subscriber, receiving: Never.self, clock: clock, tolerance: tolerance
-            ) { timed, _, now in
-                // Only ticks come until the upstream is subscribed, and none after.
+            ) { timed, input, now in
+                // Ticks come until the upstream is subscribed, then only its completion.
+                if case .completion(let completion) = input { return timed.end(completion) }
                 guard deadline <= now else { return timed.arm(deadline) }
-                // Not through the drain: events go straight to the subscriber (a synchronous
-                // source stops when it cancels); the completion ends the timer and the drain.
+                // Values do not go through the drain: they go straight to the subscriber (a
+                // synchronous source stops when it cancels); the completion ends the timer and
+                // the drain.
                 upstream.run(FlowSubscriber(
                     subscription: timed.upstream,
                     receive: subscriber.stoppingAtCancellation.receive,
-                    complete: { timed.end($0) }
+                    complete: timed.completer
                 ))
             }
             timed.tick()  // arms the deadline, or subscribes at once if it is due

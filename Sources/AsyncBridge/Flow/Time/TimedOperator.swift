@@ -9,10 +9,11 @@ enum TimedInput<Element: Sendable, Failure: Error>: Sendable {
     case tick
 }
 
-/// The machinery of the time-based operators: one subscription's upstream events and timer
-/// ticks go through one ``SerialDrain``, so `handle` sees them one at a time, each with the
-/// clock's time at arrival, and may keep plain state; it answers through ``send(_:)``,
-/// ``arm(_:)`` and ``end(_:)``, called only from `handle`.
+/// A time-based operator: a ``SerialOperator`` whose one source is the upstream, and whose
+/// timer (``FlowTimer``) ticks through the same drain, so `handle` sees the upstream's events
+/// and the ticks one at a time, each with the clock's time at arrival, and may keep plain
+/// state; it answers through ``send(_:)``, ``arm(_:)`` and ``end(_:)``, called only from
+/// `handle`.
 ///
 /// The handler releases whatever is due before looking at the event, so downstream's order
 /// depends on the clock only, not on when the timer's task runs. An event's time is read when
@@ -22,25 +23,24 @@ enum TimedInput<Element: Sendable, Failure: Error>: Sendable {
 /// let timed = TimedOperator(downstream: subscriber, clock: clock, tolerance: nil) { timed, input, now in … }
 /// timed.subscribe(to: upstream)
 /// ```
-///
-/// Unchecked: `drain` and `timer` are written once, in `init`, before the object is shared;
-/// `handle` and `latest` are used only inside the drain.
 @usableFromInline
-final class TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C: Clock>: @unchecked Sendable {
+struct TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C: Clock>: Sendable {
     @usableFromInline typealias Handle = (TimedOperator, TimedInput<Input, Failure>, C.Instant) -> Void
+    @usableFromInline typealias Serial = SerialOperator<(TimedInput<Input, Failure>, C.Instant), Element, Failure, FlowTimer<C>>
 
-    @usableFromInline let downstream: FlowSubscriber<Element, Failure>
-    @usableFromInline let upstream: FlowSubscription
+    @usableFromInline let serial: Serial
     @usableFromInline let clock: C
-    /// Set once, in `init`, before anything can see this object.
-    @usableFromInline private(set) var drain: SerialDrain<(TimedInput<Input, Failure>, C.Instant)>!
-    /// The time given to `handle` last: inside the drain only.
-    @usableFromInline var latest: C.Instant?
-    @usableFromInline private(set) var timer: FlowTimer<C>!
+    @usableFromInline let tolerance: C.Duration?
 
-    /// The drain and the timer hold `self` (through `handle`'s argument) until they are closed
-    /// and ended: at the end, or on cancellation. `Input` is the upstream's element, when it is
-    /// not the one sent downstream (`collect(within:)`), or `Never` for a source.
+    @inlinable
+    init(serial: Serial, clock: C, tolerance: C.Duration?) {
+        self.serial = serial
+        self.clock = clock
+        self.tolerance = tolerance
+    }
+
+    /// `Input` is the upstream's element, when it is not the one sent downstream
+    /// (`collect(within:)`), or `Never` for a source.
     @inlinable
     init(
         downstream: FlowSubscriber<Element, Failure>,
@@ -49,32 +49,37 @@ final class TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C:
         tolerance: C.Duration?,
         handle: @escaping Handle
     ) {
-        self.downstream = downstream
-        self.upstream = downstream.subscription.child()
-        self.clock = clock
-        let drain = SerialDrain<(TimedInput<Input, Failure>, C.Instant)> { _, stamped in
-            let now = self.latest.map { max($0, stamped.1) } ?? stamped.1
-            self.latest = now
-            handle(self, stamped.0, now)
+        // The time given to `handle` last: the handler's alone.
+        let latest = SerialState<C.Instant?>(nil)
+        let serial = Serial(downstream: downstream, sourceCount: 1) { serial, stamped in
+            let now = latest.value.map { max($0, stamped.1) } ?? stamped.1
+            latest.value = now
+            handle(TimedOperator(serial: serial, clock: clock, tolerance: tolerance), stamped.0, now)
         }
-        let timer = FlowTimer(clock: clock, tolerance: tolerance) { drain.submit((.tick, clock.now)) }
-        self.drain = drain
-        self.timer = timer
-        downstream.subscription.onCancel {
-            drain.close()
-            timer.end()
-        }
+        self.init(serial: serial, clock: clock, tolerance: tolerance)
     }
+
+    /// The upstream's subscription.
+    @inlinable
+    var upstream: FlowSubscription { serial.sources[0] }
 
     /// Subscribes to `flow`, whose events go to `handle`.
     @inlinable
     func subscribe(to flow: Flow<Input, Failure>) {
-        let drain = self.drain!
+        let drain = serial.drain
         flow.run(FlowSubscriber(
             subscription: upstream,
             receive: { [clock] in drain.submit((.value($0), clock.now)) ? .more : .stop },
             complete: { [clock] in drain.submit((.completion($0), clock.now)) }
         ))
+    }
+
+    /// What hands a completion to `handle`, in turn with the other events, for an upstream
+    /// not subscribed through ``subscribe(to:)``. It holds the drain only, not this operator,
+    /// so that a cancellation still ends the timer while the upstream keeps it.
+    @inlinable
+    var completer: @Sendable (FlowCompletion<Failure>) -> Void {
+        { [drain = serial.drain, clock] in drain.submit((.completion($0), clock.now)) }
     }
 
     /// Has `handle` look at the clock (a `.tick`), in turn with the upstream's events: how an
@@ -83,7 +88,7 @@ final class TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C:
     /// (one that sends values first arms the timer with its first value, as any value does).
     @inlinable
     func tick() {
-        drain.submit((.tick, clock.now))
+        serial.drain.submit((.tick, clock.now))
     }
 
     /// From `handle`: sends a value downstream. Returns `false`, having ended everything, when
@@ -91,35 +96,39 @@ final class TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C:
     /// handler: then nothing more may reach it, not even the rest of a batch that is due).
     @inlinable
     func send(_ value: Element) -> Bool {
-        guard downstream.receive(value) == .more, !downstream.subscription.isCancelled else {
-            end(nil)
+        guard serial.send(value) else { return false }
+        guard !serial.downstream.subscription.isCancelled else {
+            serial.end(nil)
             return false
         }
         return true
     }
 
     /// From `handle`: the timer ticks at `deadline` (replacing the deadline armed before), or
-    /// at no time (`nil`).
+    /// at no time (`nil`). The first deadline makes the timer.
     @inlinable
     func arm(_ deadline: C.Instant?) {
-        timer.arm(deadline)
+        serial.timer {
+            let drain = serial.drain
+            return FlowTimer(clock: clock, tolerance: tolerance) { [clock] in drain.submit((.tick, clock.now)) }
+        }.arm(deadline)
     }
 
     /// From `handle`: closes the drain, ends the timer, cancels the upstream (if it has not
-    /// completed), then completes downstream (when a completion is given).
+    /// completed), then completes downstream (when a completion is given and it is not
+    /// cancelled).
     @inlinable
     func end(_ completion: FlowCompletion<Failure>?) {
-        drain.close()
-        timer.end()
-        upstream.cancel()
-        if let completion { downstream.complete(completion) }
+        serial.end(completion)
     }
 }
+
+extension FlowTimer: SerialOperatorTimer {}
 
 extension TimedOperator where Input == Element {
     /// For an operator whose upstream sends what it sends downstream (`delay`, `debounce`…).
     @inlinable
-    convenience init(
+    init(
         downstream: FlowSubscriber<Element, Failure>,
         clock: C,
         tolerance: C.Duration?,
