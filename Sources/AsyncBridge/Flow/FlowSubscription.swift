@@ -15,37 +15,17 @@ enum FlowDemand: Sendable {
 struct FlowSubscription: Sendable {
     @usableFromInline
     enum State: Sendable {
-        /// `watched`: the owner looks at the subscription (``endWatch()``) instead of being told
-        /// that it completed (flatMap, for the inner it is subscribing).
-        case active(FlowCancelActions, watched: Bool)
+        case active(FlowCancelActions)
         case cancelled
-        case completed(whileWatched: Bool)
-    }
-
-    /// What ``endWatch()`` found.
-    @usableFromInline
-    enum Watch {
-        /// Still active; no longer watched.
-        case active
-        /// Completed while watched: active again, watched, with no actions, for another upstream.
         case completed
-        /// Cancelled (or never watched).
-        case ended
     }
 
-    /// `var` only for ``isKnownUniquelyReferenced()`` (flatMapLatest's reuse).
     @usableFromInline
-    var state: Lock<State>
+    let state: Lock<State>
 
     @inlinable
     init() {
-        state = .make(.active(FlowCancelActions(), watched: false))
-    }
-
-    /// A watched subscription (see ``endWatch()``).
-    @inlinable
-    init(watched: Bool) {
-        state = .make(.active(FlowCancelActions(), watched: watched))
+        state = .make(.active(FlowCancelActions()))
     }
 
     /// A subscription for an upstream that this subscription's operator may cancel on its own
@@ -63,10 +43,10 @@ struct FlowSubscription: Sendable {
     func onCancel(_ action: @escaping CancelAction) {
         let runNow = state.withLock { state -> Bool in
             switch state {
-            case .active(var actions, let watched):
+            case .active(var actions):
                 state = .cancelled  // release the other reference to the actions before adding
                 actions.add(action)
-                state = .active(actions, watched: watched)
+                state = .active(actions)
                 return false
             case .cancelled:
                 return true
@@ -81,55 +61,22 @@ struct FlowSubscription: Sendable {
     @inlinable
     func cancel() {
         let actions = state.withLock { state -> FlowCancelActions? in
-            guard case .active(let actions, _) = state else { return nil }
+            guard case .active(let actions) = state else { return nil }
             state = .cancelled
             return actions
         }
         actions?.runLatestFirst()
     }
 
-    /// The flow completed: release the actions without running them. Returns whether the
-    /// subscription was active and watched: its owner will find it completed.
+    /// The flow completed: release the actions without running them.
     @inlinable
-    @discardableResult
-    func complete() -> Bool {
-        let (actions, watched) = state.withLock { state -> (FlowCancelActions?, Bool) in
-            guard case .active(let actions, let watched) = state else { return (nil, false) }
-            state = .completed(whileWatched: watched)
-            return (actions, watched)
-        }
-        _ = actions  // released here, outside the lock
-        return watched
-    }
-
-    /// ``complete()`` under a lock of the caller's: hands back the actions for the caller to
-    /// release once it has unlocked.
-    @inlinable
-    func completeKeepingActions() -> FlowCancelActions? {
-        state.withLock { state in
-            guard case .active(let actions, let watched) = state else { return nil }
-            state = .completed(whileWatched: watched)
+    func complete() {
+        let actions = state.withLock { state -> FlowCancelActions? in
+            guard case .active(let actions) = state else { return nil }
+            state = .completed
             return actions
         }
-    }
-
-    /// The owner stops watching: a subscription that completed meanwhile becomes active and
-    /// watched again, with no actions, for the owner to reuse for another upstream (a flatMap
-    /// inner that completed during its subscribe); an active one stays active, unwatched.
-    @inlinable
-    func endWatch() -> Watch {
-        state.withLock { state in
-            switch state {
-            case .active(let actions, true):
-                state = .active(actions, watched: false)
-                return .active
-            case .completed(whileWatched: true):
-                state = .active(FlowCancelActions(), watched: true)
-                return .completed
-            default:
-                return .ended
-            }
-        }
+        _ = actions  // released here, outside the lock
     }
 
     /// Whether the subscription was cancelled.

@@ -24,9 +24,8 @@ import Bionic
 /// ```
 @usableFromInline
 struct Lock<State> {
-    /// `var` only for ``FlowSubscription/isKnownUniquelyReferenced()``.
     @usableFromInline
-    var buffer: LockBuffer<State>
+    let buffer: LockBuffer<State>
 
     /// Creates a lock guarding `initial`, which is built in place.
     @inlinable

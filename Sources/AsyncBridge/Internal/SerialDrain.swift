@@ -37,10 +37,6 @@ final class SerialDrain<Event: Sendable>: @unchecked Sendable {
         @usableFromInline var receiver: Receiver?
         @usableFromInline var closed = false
         @usableFromInline var delivering = false
-        /// Raised by the owner, never lowered; reported by ``submitReportingFlag(_:tag:)``.
-        @usableFromInline var flagged = false
-        /// Raised by the owner, never lowered: submissions tagged below it are dropped.
-        @usableFromInline var floor: UInt64 = 0
         /// Events waiting, from `head` on. A slot is emptied as its event is taken for delivery,
         /// so resetting the queue releases nothing under the lock.
         @usableFromInline var queue: [Event?] = []
@@ -49,12 +45,6 @@ final class SerialDrain<Event: Sendable>: @unchecked Sendable {
         @inlinable
         init(deliver: @escaping (SerialDrain, Event) -> Void) {
             self.receiver = Receiver(deliver)
-        }
-
-        /// What a submission reports, once it has looked at the drain.
-        @inlinable
-        var submitted: Submitted {
-            closed ? .closed : flagged ? .flagged : .open
         }
     }
 
@@ -73,61 +63,23 @@ final class SerialDrain<Event: Sendable>: @unchecked Sendable {
     @inlinable
     @discardableResult
     func submit(_ event: Event) -> Bool {
-        submitReportingFlag(event) != .closed
-    }
-
-    /// What ``submitReportingFlag(_:tag:)`` found when it last looked at the drain.
-    @usableFromInline
-    enum Submitted {
-        case closed
-        /// Tagged below the floor (``raiseFloor(to:)``): dropped.
-        case dropped
-        case open
-        /// Open, and the owner has raised the flag.
-        case flagged
-    }
-
-    /// Raises the flag, which later submissions report: for an owner that needs a submitter
-    /// to look at something else too, but only once that has become possible (flatMap raises it
-    /// before it first cancels an inner, and only then do inners ask whether they were
-    /// cancelled).
-    @inlinable
-    func raiseFlag() {
-        state.withLock { $0.flagged = true }
-    }
-
-    /// Raises the floor to `tag`: from now on, submissions tagged below it are dropped, while
-    /// the events queued already are still delivered (flatMapLatest's switch: values of the
-    /// inners it replaced, sent from now on, never follow a value of the new inner).
-    @inlinable
-    func raiseFloor(to tag: UInt64) {
-        state.withLock { $0.floor = tag }
-    }
-
-    /// ``submit(_:)``, reporting also whether the flag is raised: as it was when this call
-    /// last took the lock (after its own deliveries, if it delivered). An event tagged below
-    /// the floor is dropped (``Submitted/dropped``).
-    @inlinable
-    @discardableResult
-    func submitReportingFlag(_ event: Event, tag: UInt64 = .max) -> Submitted {
-        let (receiver, found) = state.withLock { state -> (Unmanaged<Receiver>?, Submitted) in
-            guard !state.closed, let receiver = state.receiver else { return (nil, .closed) }
-            if tag < state.floor { return (nil, .dropped) }
+        let (receiver, queued) = state.withLock { state -> (Unmanaged<Receiver>?, Bool) in
+            guard !state.closed, let receiver = state.receiver else { return (nil, false) }
             if state.delivering {
                 state.queue.append(event)
-                return (nil, state.submitted)
+                return (nil, true)
             }
             state.delivering = true
             // Not retained: while `delivering` is set, only this thread releases it.
-            return (Unmanaged.passUnretained(receiver), .open)
+            return (Unmanaged.passUnretained(receiver), false)
         }
-        guard let receiver else { return found }
+        guard let receiver else { return queued }
         receiver._withUnsafeGuaranteedRef { $0.deliver(self, event) }
-        var submitted = Submitted.open
+        var open = true
         var released: Receiver?
         while let next = state.withLock({ state -> Event? in
             guard !state.closed, state.head < state.queue.count else {
-                submitted = state.submitted
+                open = !state.closed
                 state.delivering = false
                 if state.closed { released = state.receiver.take() }  // closed while delivering
                 if state.head != 0 {  // else the queue is empty already: nothing to reset
@@ -142,7 +94,7 @@ final class SerialDrain<Event: Sendable>: @unchecked Sendable {
             receiver._withUnsafeGuaranteedRef { $0.deliver(self, next) }
         }
         _ = released  // released outside the lock
-        return submitted
+        return open
     }
 
     /// Whether a thread is delivering at this moment: for an owner that must not start work

@@ -13,522 +13,280 @@ enum FlatMapStrategy: Sendable {
 }
 
 /// The decisions of one flatMap subscription, made under the storage's lock. Each event returns
-/// what to do once the lock is released: subscribe an inner (calling the user's transform),
-/// cancel subscriptions, complete downstream. None of that happens here.
+/// what to do once the lock is released: start an inner (call the transform, subscribe),
+/// deliver downstream, cancel subscriptions, release what the subscription held. None of that
+/// happens here, so the machine can be driven with plain values (`FlatMapStateMachineTests`).
 ///
 /// ```
-/// running(outer sending) ──outer finished──▶ running(outer finished)
-///        │                                          │
-///        │                                          └──last inner finished, queue empty──▶ terminated (finished)
-///        │
-///        └──outer or inner failure, cancellation, downstream .stop (from either)──▶ terminated
+/// running ──outer finished, nothing runs or waits──▶ terminated (finished delivered)
+///    │
+///    ├──failure, or finished while a value is being delivered──▶ completing ──queue delivered──▶ terminated
+///    │
+///    └──cancellation, downstream .stop──▶ terminated
 /// ```
 ///
-/// Starting inners is a trampoline: the thread that is handed a ``Start`` becomes the starter
-/// (`isStarting`); it subscribes, then asks ``startLoopContinues()`` for the next queued value,
-/// until there is none or no free slot. Inners that finish meanwhile — synchronously inside their
-/// own subscribe, or on other threads — only free their slot; the starter picks the queue up. So
-/// `flatMap { .just($0) }` over any number of values runs in constant stack depth, and at most
-/// one thread calls the transform at a time.
+/// Inners are known by id, given in order; the machine holds each running inner's subscription.
+/// An event from an id the machine no longer holds (a replaced `latest` inner, or any inner once
+/// terminated) is dropped.
 ///
-/// The inner being started is tracked apart from the others (``Running/starting``): most
-/// inners (`.just`, `.empty`, `.sequence`) complete inside their own subscribe, and those never
-/// enter `inners`, and leave their ``FlatMapInner`` (with its subscription and subscriber) to
-/// the next inner (``Running/spare``). Only an inner still running when its subscribe returns
-/// is registered in `inners`, and its ``FlatMapInner`` stays its own.
+/// Delivery is part of the machine, so that the check of an inner's id and its place in the
+/// delivery order are one decision: the thread that is handed ``ValueAction/deliver(_:)``
+/// delivers, then asks ``delivered()`` for the next event; others queue theirs meanwhile. So a
+/// replaced inner's value, once the switch is decided, can neither be delivered nor follow a
+/// value of the new inner.
 ///
-/// The starter's path retains nothing per inner (each retain and release is an atomic
-/// operation, and they dominated an inner's cost): the ``Start`` owns the inner, which the
-/// machine only points to while the starter holds it, and points to the transform, which the
-/// machine keeps for the starter even past termination (see ``teardown()``).
+/// Starting inners is a trampoline (`merge`): the thread handed a ``Start`` is the starter; it
+/// subscribes, then asks ``startReturned()`` for the next queued value, until there is none or
+/// no free slot. Inners that finish meanwhile only free their slot. So `flatMap { .just($0) }`
+/// over any number of values runs in constant stack depth, and calls to the transform never
+/// overlap.
 @usableFromInline
 struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     typealias Transform = @Sendable (Element) -> Flow<NewElement, Failure>
 
+    /// An inner to start, once unlocked: `transform(value)` subscribed with `subscription`, which
+    /// the machine already holds (so a cancellation racing the subscribe reaches it).
     @usableFromInline
-    typealias Inner = FlatMapInner<Element, NewElement, Failure>
-
-    @usableFromInline
-    typealias Receiver = FlatMapInnerReceiver<Element, NewElement, Failure>
-
-    /// An inner to start: the storage calls `transform(value)` and subscribes the result
-    /// through `inner` (a reused receiving end, or a new one), outside the lock, then hands
-    /// `inner` back to ``startLoopContinues(_:)``. The inner is registered (as
-    /// ``Running/starting``) before it is handed out, so a cancellation racing the subscribe
-    /// still reaches it.
-    @usableFromInline
-    struct Start {
-        /// Owned by the starter until it hands it back.
-        @usableFromInline var inner: Inner?
-        /// The inner's id.
-        @usableFromInline let id: UInt64
+    struct Start: Sendable {
+        @usableFromInline let transform: Transform
         @usableFromInline let value: Element
-        /// Not retained: the machine keeps it until the starter has handed `inner` back. Unless
-        /// `registered`.
-        @usableFromInline let transform: Unmanaged<FlatMapTransform<Element, NewElement, Failure>>
-        /// `flatMapLatest`'s switch to an inner expected to keep running: registered as running
-        /// already, and `transform` retained for the starter (see
-        /// ``switchLatest(to:spare:replacing:)``). The starter does not hand `inner` back.
-        @usableFromInline let registered: Bool
+        @usableFromInline let id: UInt64
+        @usableFromInline let subscription: FlowSubscription
 
         @inlinable
-        init(
-            inner: Inner,
-            id: UInt64,
-            value: Element,
-            transform: Unmanaged<FlatMapTransform<Element, NewElement, Failure>>,
-            registered: Bool = false
-        ) {
-            self.inner = inner
-            self.id = id
+        init(transform: @escaping Transform, value: Element, id: UInt64, subscription: FlowSubscription) {
+            self.transform = transform
             self.value = value
-            self.transform = transform
-            self.registered = registered
+            self.id = id
+            self.subscription = subscription
         }
     }
 
-    /// What a running subscription holds.
     @usableFromInline
-    struct Running: Sendable {
-        /// The user's closure; `nil` once handed out in a ``Teardown``, or to the starter
-        /// leaving the loop (``startLoopContinues(_:)``) if one was starting then.
-        @usableFromInline var transform: FlatMapTransform<Element, NewElement, Failure>?
-        @usableFromInline let outer: FlowSubscription
-        /// The outer flow finished; the result finishes once `inners` and `queue` are empty.
-        @usableFromInline var outerFinished = false
-        /// Inners whose subscribe has returned and that have not ended. Ids grow, so a later
-        /// inner has a larger id.
-        @usableFromInline var inners = FlatMapRunningInners<Element, NewElement, Failure>()
-        /// The inner being subscribed by the starter, which is not in `inners`. Its subscription
-        /// is watched, so finishing during its subscribe costs no trip through the machine: the
-        /// starter finds the subscription completed (``FlowSubscription/endWatch()``).
-        ///
-        /// Not retained: the starter owns it until it hands it back to
-        /// ``startLoopContinues(_:)``. That and ``teardown()`` clear this; used only under the
-        /// lock, while it is set.
-        @usableFromInline var starting: Unmanaged<Receiver>?
-        /// An inner that finished during its subscribe, kept for the next inner. Its receiver
-        /// holds no storage (its `storageRef`, unretained, is not used until the next attach).
-        @usableFromInline var spare: Inner?
-        /// Outer values waiting for a free slot (`merge` only), oldest first.
-        @usableFromInline var queue = FlatMapQueue<Element>()
-        /// Some thread is in the start loop and will look at `queue` again before leaving it.
-        @usableFromInline var isStarting = false
-        @usableFromInline var lastID: UInt64 = 0
+    typealias Running = FlatMapRunning<Element, NewElement, Failure>
 
-        @inlinable
-        init(transform: FlatMapTransform<Element, NewElement, Failure>?, outer: FlowSubscription) {
-            self.transform = transform
-            self.outer = outer
-        }
-
-        /// Registers a new inner for `value` and makes the caller the starter.
-        @inlinable
-        mutating func start(_ value: Element) -> Start {
-            // Not bound to a local: that would retain it, and release it again at the end.
-            guard transform != nil else {
-                preconditionFailure("Internal inconsistency: starting an inner after termination")
-            }
-            lastID += 1
-            let inner = spare.take() ?? Inner()
-            inner.id = lastID
-            starting = Unmanaged.passUnretained(inner.receiver)
-            isStarting = true
-            return Start(inner: inner, id: lastID, value: value, transform: Unmanaged.passUnretained(transform!))
-        }
-
-        /// Whether `receiver` is ``starting``'s.
-        @inlinable
-        func isStarting(_ receiver: Receiver) -> Bool {
-            starting?._withUnsafeGuaranteedRef { $0 === receiver } ?? false
-        }
-
-        /// How many inners run, counting the one being subscribed.
-        @inlinable
-        var innerCount: Int {
-            starting == nil ? inners.count : inners.count + 1
-        }
-
-        /// Nothing runs, nothing waits and nothing more will come.
-        @inlinable
-        var isDone: Bool {
-            outerFinished && inners.isEmpty && queue.isEmpty && !isStarting
-        }
-    }
-
-    /// The end of a subscription. Dropping it, which the storage does after unlocking, releases
-    /// the transform (unless a starter is in the start loop, which may call it) and any queued
-    /// values; ``cancelSubscriptions()`` cancels the outer and the inners still running (a
-    /// no-op for subscriptions that completed).
+    /// Everything a subscription held, handed out as it ends: to cancel (``cancelSubscriptions()``,
+    /// unless it finished) and to release, both once unlocked.
     @usableFromInline
-    struct Teardown {
-        /// Its ``Running/starting`` cleared: that inner may be gone once the lock is released.
-        @usableFromInline let released: Running
-        /// The subscription of the inner being started, if any.
-        @usableFromInline let starting: FlowSubscription?
+    struct Teardown: Sendable {
+        @usableFromInline let released: Running?
+        /// Values that were waiting for delivery when downstream cancelled.
+        @usableFromInline let dropped: RingBuffer<NewElement>?
 
         @inlinable
-        init(_ released: Running, starting: FlowSubscription?) {
+        init(_ released: Running?, dropped: RingBuffer<NewElement>? = nil) {
             self.released = released
-            self.starting = starting
+            self.dropped = dropped
         }
 
         /// Cancels the outer subscription first (no more values), then every inner.
         @inlinable
         func cancelSubscriptions() {
+            guard let released else { return }
             released.outer.cancel()
-            starting?.cancel()
             released.inners.cancelAll()
         }
     }
 
     @usableFromInline
     enum State: Sendable {
-        /// Subscribed to the outer flow; inners come and go. ``running`` holds the resources.
-        case running
-        /// Finished, failed or cancelled; ``running`` was emptied into a ``Teardown``. Later
-        /// events (an inner value or completion already in flight) are ignored.
+        case running(Running)
+        /// The result finished or failed while a thread was delivering: that thread delivers
+        /// `pending`, then `completion`.
+        case completing(pending: RingBuffer<NewElement>, completion: FlowCompletion<Failure>)
+        /// Nothing more is delivered; the machine holds nothing.
         case terminated
     }
 
+    /// What a starter, an inner's end or the outer's end leads to.
     @usableFromInline
-    enum OuterValueAction {
-        /// Queued (`merge`) or ignored (`first`).
+    enum Action: Sendable {
         case none
-        /// Start an inner.
+        /// Become the starter.
         case start(Start)
-        /// The subscription is over: tell the outer source to stop.
-        case stop
+        /// The start loop is over, or the subscription ended before it: release what it held.
+        case end(Teardown)
+        /// The subscription ended with `completion`: cancel (unless it finished) and release
+        /// the teardown, then deliver `completion`.
+        case complete(Teardown, FlowCompletion<Failure>)
+        /// The subscription ended with `completion`, which the thread delivering now will
+        /// deliver after the values queued: cancel (unless it finished) and release the teardown.
+        case completeLater(Teardown, FlowCompletion<Failure>)
     }
 
+    /// What to do with an inner's value.
     @usableFromInline
-    enum StartLoopAction {
-        case start(Start)
-        /// Leave the loop: nothing to start now.
-        case idle
-        /// Leave the loop and finish downstream.
-        indirect case finish(Teardown)
-        /// Leave the loop: the subscription ended meanwhile (failed or cancelled). Release the
-        /// transform, kept for the starter, once unlocked.
-        case ended(FlatMapTransform<Element, NewElement, Failure>?)
+    enum ValueAction: Sendable {
+        /// Deliver it, then ask ``delivered()`` for more.
+        case deliver(NewElement)
+        /// Queued for the thread delivering now.
+        case queued
+        /// Dropped: the inner was replaced, or the subscription ended. Its source should stop.
+        case drop
     }
 
+    /// What the deliverer does next.
     @usableFromInline
-    enum InnerFinishedAction {
-        case none
-        /// A slot freed up and a value was waiting: become the starter.
-        case start(Start)
-        indirect case finish(Teardown)
+    enum DeliveryAction: Sendable {
+        case deliver(NewElement)
+        case complete(FlowCompletion<Failure>)
+        /// Nothing waits; `more` while the subscription runs.
+        case idle(more: Bool)
     }
 
     @usableFromInline let strategy: FlatMapStrategy
-    @usableFromInline var state = State.running
-    /// The resources of the subscription, meaningful while `state` is `.running`. A stored
-    /// property beside `state` rather than the payload of `.running`, so that events change
-    /// it in place: an enum payload cannot change without being copied out and back, and
-    /// the copy would retain each of its references and share its dictionary and queue.
-    @usableFromInline var running: Running
+    @usableFromInline var state: State
 
     @inlinable
     init(strategy: FlatMapStrategy, transform: @escaping Transform, outer: FlowSubscription) {
         self.strategy = strategy
-        self.running = Running(transform: FlatMapTransform(transform), outer: outer)
+        self.state = .running(.make(transform: transform, outer: outer))
     }
 
-    /// Moves to `.terminated` and hands out the resources, leaving an empty ``Running``: empty
-    /// but for the transform if a starter may be calling it (the starter takes it when it leaves
-    /// the loop).
+    /// Whether nothing more will be delivered (and the machine holds nothing).
     @inlinable
-    mutating func teardown() -> Teardown {
-        state = .terminated
-        var released = Running(transform: nil, outer: running.outer)
-        swap(&released, &running)
-        if released.isStarting { swap(&released.transform, &running.transform) }
-        let starting = released.starting?._withUnsafeGuaranteedRef { $0.subscription }
-        released.starting = nil
-        return Teardown(released, starting: starting)
+    var isTerminated: Bool {
+        if case .terminated = state { return true }
+        return false
     }
 
-    /// The outer flow sent a value.
+    /// Ends the subscription from `running` with `completion` (`nil`: cancelled).
     @inlinable
-    mutating func outerValue(_ value: Element) -> OuterValueAction {
-        guard case .running = state else { return .stop }
+    mutating func end(_ running: Running, _ completion: FlowCompletion<Failure>?) -> Action {
+        guard let completion else {
+            state = .terminated
+            running.end()
+            return .end(Teardown(running))
+        }
+        guard running.isDelivering else {
+            state = .terminated
+            running.end()
+            return .complete(Teardown(running), completion)
+        }
+        state = .completing(pending: running.pending.takeAll(), completion: completion)
+        running.end()
+        return .completeLater(Teardown(running), completion)
+    }
+
+    /// The outer flow sent a value. `.none` when it was queued or ignored; `.end` (with nothing
+    /// held) when the subscription is over and the outer source should stop.
+    @inlinable
+    mutating func outerValue(_ value: Element) -> (Action, replaced: FlowSubscription?) {
+        guard case .running(let running) = state else { return (.end(Teardown(nil)), nil) }
         if running.outerFinished {
             preconditionFailure("Internal inconsistency: a value after the outer flow finished")
         }
-        let action: OuterValueAction
         switch strategy {
         case .merge(let maxConcurrent):
-            if !running.isStarting && running.innerCount < maxConcurrent {
-                if !running.queue.isEmpty {
-                    preconditionFailure("Internal inconsistency: values queued while a slot is free and nobody starts them")
-                }
-                action = .start(running.start(value))
-            } else {
-                running.queue.append(value)
-                action = .none
+            if !running.isStarting && running.inners.count < maxConcurrent {
+                running.isStarting = true
+                return (.start(running.start(value)), nil)
             }
+            running.waiting.append(value)
+            return (.none, nil)
         case .latest:
-            preconditionFailure("Internal inconsistency: flatMapLatest switches through switchLatest(to:spare:replacing:)")
+            let replaced = running.inners.removeOnly()
+            return (.start(running.start(value)), replaced)
         case .first:
-            action = running.innerCount == 0 ? .start(running.start(value)) : .none
+            guard running.inners.isEmpty && !running.isStarting else { return (.none, nil) }
+            running.isStarting = true
+            return (.start(running.start(value)), nil)
         }
-        return action
     }
 
-    /// `flatMapLatest`'s switch to the inner for `value`: takes the running inner out (to be
-    /// cancelled once unlocked, through `replacing`), and starts the new one. Returns `nil` once
-    /// terminated.
-    ///
-    /// If the last inner finished during its subscribe (``Running/spare`` is set), the next one
-    /// probably does too (`.just`): the start loop's path, which takes no reference. Otherwise
-    /// the new inner is registered as running before it is subscribed (so that a cancellation
-    /// or a failure racing its subscribe reaches it), on `spare` if set, and the starter holds
-    /// a reference of its own to the transform: nothing to hand back, so an inner still running
-    /// once subscribed (`never`, a request) costs no second trip through the machine.
-    @inlinable
-    mutating func switchLatest(to value: Element, spare: inout Inner?, replacing: inout Receiver?) -> Start? {
-        guard case .running = state else { return nil }
-        // Outer values come one at a time, and only they start inners here.
-        if running.isStarting || running.inners.count > 1 {
-            preconditionFailure("Internal inconsistency: flatMapLatest got an outer value with \(running.innerCount) inners, starting: \(running.isStarting)")
-        }
-        replacing = running.inners.removeOnly()
-        if running.spare != nil { return running.start(value) }
-        guard running.transform != nil else {
-            preconditionFailure("Internal inconsistency: starting an inner after termination")
-        }
-        running.lastID += 1
-        let inner = spare.take() ?? Inner()
-        inner.id = running.lastID
-        running.inners.insert(inner.receiver)
-        return Start(inner: inner, id: running.lastID, value: value, transform: .passRetained(running.transform!), registered: true)
-    }
-
-    /// The inner of a registered ``Start`` ended during its subscribe: it no longer runs, and
-    /// if it `finished`, it serves the next inner. Returns whether the subscription had ended.
-    @inlinable
-    mutating func registeredInnerEnded(_ started: inout Inner?, finished: Bool) -> (InnerFinishedAction, terminated: Bool) {
-        guard case .running = state, let receiver = started?.receiver else { return (.none, true) }
-        let action = innerFinished(receiver)
-        if finished { running.spare = started.take() }
-        return (action, false)
-    }
-
-    /// The starter subscribed `started` (and hands it back): the next one to start, if a value
+    /// The starter has subscribed the inner of its last ``Start``: the next to start, if a value
     /// waits and a slot is free; otherwise the starter leaves the loop.
-    ///
-    /// An inner that is still running joins `inners`; one that finished leaves its receiving
-    /// end to the next, once its subscription is active again. One that may still call back
-    /// keeps the storage alive from now on.
     @inlinable
-    mutating func startLoopContinues(_ started: inout Inner?) -> StartLoopAction {
-        // `started` stays with the starter, to be released unlocked, unless it is kept here.
-        guard let watch = started?.receiver.endWatch() else {
-            preconditionFailure("Internal inconsistency: the start loop continued without its inner")
-        }
-        if watch != .completed { started?.receiver.keepStorage() }
-        guard case .running = state else { return .ended(running.transform.take()) }
-        if !running.isStarting {
-            preconditionFailure("Internal inconsistency: the start loop ran without being the starter")
-        }
-        let receiver = running.starting
-        running.starting = nil
-        switch watch {
-        case .active:
-            // Through `starting`, which points to `started`'s receiver: no copy of `started`.
-            if let receiver { running.inners.insert(receiver.takeUnretainedValue()) }
-        case .completed:
-            running.spare = started.take()
-        case .ended:
-            break  // cancelled (by its own source's operators): no longer counts
-        }
-        if !running.queue.isEmpty, case .merge(let maxConcurrent) = strategy, running.inners.count < maxConcurrent,
-            let value = running.queue.popFirst()
+    mutating func startReturned() -> Action {
+        guard case .running(let running) = state else { return .end(Teardown(nil)) }
+        if case .merge(let maxConcurrent) = strategy, running.inners.count < maxConcurrent,
+            let value = running.waiting.popFirst()
         {
             return .start(running.start(value))
         }
         running.isStarting = false
-        return running.isDone ? .finish(teardown()) : .idle
+        return running.isDone ? end(running, .finished) : .none
     }
 
-    /// The inner of `receiver` finished.
+    /// The inner `id` finished.
     @inlinable
-    mutating func innerFinished(_ receiver: Receiver) -> InnerFinishedAction {
-        guard case .running = state else { return .none }
-        if running.isStarting(receiver) {
-            return .none  // the starter will see the free slot (and normally skips this call)
+    mutating func innerFinished(_ id: UInt64) -> Action {
+        guard case .running(let running) = state, running.inners.remove(id) != nil else { return .none }
+        if running.isStarting {
+            return .none  // the starter sees the free slot, or the end
         }
-        if !running.inners.remove(receiver) {
-            return .none  // replaced by a later inner (`latest`) while finishing
-        } else if running.isStarting {
-            return .none  // the starter will see the free slot, or the end
-        } else if let value = running.queue.popFirst() {
+        if case .merge = strategy, let value = running.waiting.popFirst() {
+            running.isStarting = true
             return .start(running.start(value))
-        } else if running.isDone {
-            return .finish(teardown())
-        } else {
-            return .none
         }
+        return running.isDone ? end(running, .finished) : .none
     }
 
-    /// The inner of `receiver` failed: the result fails, unless that inner had been replaced
-    /// already.
+    /// The inner `id` failed: the result fails, unless that inner had ended already (replaced).
     @inlinable
-    mutating func innerFailed(_ receiver: Receiver) -> Teardown? {
-        guard case .running = state else { return nil }
-        if running.isStarting(receiver) { return teardown() }
-        return running.inners.contains(receiver) ? teardown() : nil
+    mutating func innerFailed(_ id: UInt64, _ error: Failure) -> Action {
+        guard case .running(let running) = state, running.inners.contains(id) else { return .none }
+        return end(running, .failure(error))
     }
 
-    /// The outer flow finished: the result finishes now if nothing runs or waits.
+    /// The outer flow completed.
     @inlinable
-    mutating func outerFinished() -> Teardown? {
-        guard case .running = state else { return nil }
+    mutating func outerCompleted(_ completion: FlowCompletion<Failure>) -> Action {
+        guard case .running(let running) = state else { return .none }
+        if case .failure = completion { return end(running, completion) }
         if running.outerFinished {
             preconditionFailure("Internal inconsistency: the outer flow finished twice")
         }
         running.outerFinished = true
-        return running.isDone ? teardown() : nil
+        return running.isDone ? end(running, .finished) : .none
     }
 
-    /// The outer flow failed, downstream cancelled, or downstream asked for no more values.
+    /// Downstream cancelled, or asked for no more values: nothing more is delivered, and what is
+    /// queued is dropped.
     @inlinable
-    mutating func terminate() -> Teardown? {
-        guard case .running = state else { return nil }
-        return teardown()
-    }
-}
-
-/// The user's transform, in an object of its own so that the starter can call it without
-/// retaining it (see ``FlatMapStateMachine/Start``).
-@usableFromInline
-final class FlatMapTransform<Element: Sendable, NewElement: Sendable, Failure: Error>: Sendable {
-    @usableFromInline let transform: @Sendable (Element) -> Flow<NewElement, Failure>
-
-    @inlinable
-    init(_ transform: @escaping @Sendable (Element) -> Flow<NewElement, Failure>) {
-        self.transform = transform
-    }
-
-    /// Calls the transform (kept alive by this object, so not retained).
-    @inlinable
-    func make(_ value: Element) -> Flow<NewElement, Failure> {
-        transform(value)
-    }
-}
-
-/// The inners that run, each knowing its place (``FlatMapInnerReceiver/slot``): adding and
-/// removing one costs no hashing and no search, and cancelling them all walks an array. The
-/// first has a field of its own (slot 0), so the single inner of `flatMapLatest`,
-/// `flatMapFirst` and `concatMap` costs no array operation. Changed only under the machine's
-/// lock, as the slots are.
-@usableFromInline
-struct FlatMapRunningInners<Element: Sendable, NewElement: Sendable, Failure: Error>: Sendable {
-    @usableFromInline
-    typealias Receiver = FlatMapInnerReceiver<Element, NewElement, Failure>
-
-    /// Slot 0; `nil` only when `rest` is empty too.
-    @usableFromInline var first: Receiver?
-    /// Slots 1, 2, …
-    @usableFromInline var rest: ContiguousArray<Receiver> = []
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    var count: Int { first == nil ? 0 : rest.count + 1 }
-
-    @inlinable
-    var isEmpty: Bool { first == nil }
-
-    @inlinable
-    mutating func insert(_ receiver: consuming Receiver) {
-        if first == nil {
-            receiver.slot = 0
-            first = receiver
-        } else {
-            receiver.slot = rest.count + 1
-            rest.append(receiver)
+    mutating func cancel() -> Action {
+        switch state {
+        case .running(let running):
+            return end(running, nil)
+        case .completing(let pending, _):
+            state = .terminated
+            return .end(Teardown(nil, dropped: pending))
+        case .terminated:
+            return .none
         }
     }
 
+    /// The inner `id` sent a value.
     @inlinable
-    func contains(_ receiver: Receiver) -> Bool {
-        let slot = receiver.slot
-        if slot == 0 { return first === receiver }
-        return slot > 0 && slot <= rest.count && rest[slot - 1] === receiver
-    }
-
-    /// Removes `receiver`, moving the last one into its place; `false` if it was not here.
-    @inlinable
-    mutating func remove(_ receiver: Receiver) -> Bool {
-        guard contains(receiver) else { return false }
-        let slot = receiver.slot
-        receiver.slot = -1
-        guard let last = rest.popLast() else {
-            first = nil
-            return true
+    mutating func innerValue(_ value: NewElement, from id: UInt64) -> ValueAction {
+        guard case .running(let running) = state else { return .drop }
+        if case .latest = strategy, id != running.lastID { return .drop }
+        if running.isDelivering {
+            running.pending.append(value)
+            return .queued
         }
-        if last !== receiver {
-            last.slot = slot
-            if slot == 0 { first = last } else { rest[slot - 1] = last }
+        running.isDelivering = true
+        return .deliver(value)
+    }
+
+    /// The deliverer, which `id`'s value made one, has delivered its event: the next one, or
+    /// it stops.
+    @inlinable
+    mutating func delivered(for id: UInt64) -> DeliveryAction {
+        switch state {
+        case .running(let running):
+            if let next = running.pending.popFirst() { return .deliver(next) }
+            running.isDelivering = false
+            if case .latest = strategy, id != running.lastID { return .idle(more: false) }  // replaced
+            return .idle(more: true)
+        case .completing(var pending, let completion):
+            state = .terminated  // lets go of `pending`'s storage, so that popping does not copy it
+            guard let next = pending.popFirst() else { return .complete(completion) }
+            state = .completing(pending: pending, completion: completion)
+            return .deliver(next)
+        case .terminated:
+            return .idle(more: false)
         }
-        return true
-    }
-
-    /// Removes the only inner, if any (`latest` has one at most).
-    @inlinable
-    mutating func removeOnly() -> Receiver? {
-        if !rest.isEmpty {
-            preconditionFailure("Internal inconsistency: removing the only inner of \(count)")
-        }
-        first?.slot = -1
-        return first.take()
-    }
-
-    /// Cancels every inner's subscription.
-    @inlinable
-    func cancelAll() {
-        first?.subscription.cancel()
-        for receiver in rest { receiver.subscription.cancel() }
-    }
-}
-
-/// A first-in first-out queue of outer values. A dequeued slot is cleared at once, so a value
-/// that has started is not kept alive by the queue.
-@usableFromInline
-struct FlatMapQueue<Element: Sendable>: Sendable {
-    @usableFromInline var slots: [Element?] = []
-    @usableFromInline var head = 0
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    var isEmpty: Bool { head == slots.count }
-
-    @inlinable
-    mutating func append(_ value: Element) {
-        // Room for a few at once: a queue that starts growing usually goes on.
-        if slots.capacity == 0 { slots.reserveCapacity(16) }
-        slots.append(value)
-    }
-
-    @inlinable
-    mutating func popFirst() -> Element? {
-        guard head < slots.count else { return nil }
-        let value = slots[head]
-        slots[head] = nil
-        head += 1
-        if head == slots.count {
-            slots.removeAll(keepingCapacity: slots.capacity <= 1_024)
-            head = 0
-        } else if head >= 1_024 && head * 2 >= slots.count {
-            slots.removeFirst(head)
-            head = 0
-        }
-        return value
     }
 }

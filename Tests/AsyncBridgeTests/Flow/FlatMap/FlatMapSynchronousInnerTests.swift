@@ -3,9 +3,8 @@ import AsyncBridgeTesting
 import Dispatch
 import Testing
 
-/// Inners that finish during their own subscribe take the flatMap family's fast path: they are
-/// never registered as running, and their receiving end and subscription serve the next inner.
-/// Nothing of one such inner may leak into the next.
+/// Inners that finish during their own subscribe, then the next one: nothing of one such inner
+/// may leak into the next.
 @Suite("Flow: flatMap inners that finish during their subscribe", .timeLimit(.minutes(1)))
 struct FlatMapSynchronousInnerTests {
     /// Counts the cancel actions that ran, by key.

@@ -212,8 +212,8 @@ struct FlowFlatMapLatestTests {
     }
 
     /// A replaced inner whose source kept nothing once cancelled (here `create`, whose emitter
-    /// goes with its cancellation) serves a later inner: nothing of it may reach that one. Each
-    /// source is cancelled once, when replaced, and the inner on a reused end is heard.
+    /// goes with its cancellation): nothing of it may reach a later inner. Each source is
+    /// cancelled once, when replaced, and the later inners are heard.
     @Test func anInnerOnTheEndOfAReplacedOneKeepsNothingOfIt() {
         typealias Support = FlatMapSynchronousInnerTests
         let outer = ManualOuterFlow<Int, TestError>()
@@ -226,7 +226,7 @@ struct FlowFlatMapLatestTests {
             outer.send(value)
             #expect((1...3).map { cancels["r\($0)"] } == (1...3).map { $0 < value ? 1 : 0 })
         }
-        outer.send(4)  // on the end of r1 or r2
+        outer.send(4)
         outer.send(5)
         inners.send("m5", "x")
         inners.finish("m5")
@@ -238,8 +238,8 @@ struct FlowFlatMapLatestTests {
     }
 
     #if DEBUG
-    /// Reused ends hold no reference to the subscription's storage: nothing stays alive once
-    /// the subscription is cancelled.
+    /// Replaced inners hold no reference to the subscription's storage: nothing stays alive
+    /// once the subscription is cancelled.
     @Test func switchingAmongInnersThatKeepNothingLeavesNothingAlive() {
         let scope = LiveObjectScope()
         scope.track {

@@ -178,7 +178,7 @@ struct FlowFlatMapTests {
         #expect(inners.maxActive == 1)
     }
 
-    @Test func concatMapSerialisesRequestsLikeSeed004sMaxPublishers1() {
+    @Test func concatMapStartsEachRequestOnlyAfterThePreviousOneCompleted() {
         let requests = [PendingOperation<Result<String, TestError>>(), PendingOperation(), PendingOperation()]
         let flow = Flow<Int, TestError>.sequence([0, 1, 2]).concatMap { index in
             Flow.create { emitter in requests[index].start { emitter.sendLast($0) } }

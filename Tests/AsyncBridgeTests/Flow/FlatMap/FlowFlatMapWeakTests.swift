@@ -117,7 +117,7 @@ struct FlowFlatMapWeakTests {
         #expect(other.events == [.value("x0"), .value("z2"), .finished])
     }
 
-    @Test func seed000LoginThenPostsWithoutOptionalSelf() {
+    @Test func loginThenPostsCallsAMethodOfTheWeakOwnerWithoutOptionalSelf() {
         final class PostsScreen: Sendable {
             func loadPosts(for user: String) -> Flow<String, TestError> { .sequence(["\(user)'s first post", "\(user)'s second post"]) }
         }
