@@ -5,8 +5,9 @@ import AsyncBridgeTesting
 @Suite("Flow.delaySubscription", .timeLimit(.minutes(1)))
 struct FlowDelaySubscriptionTests {
     /// `source.flow`, counting its subscriptions and telling `subscribed` of each once `source`
-    /// holds the subscriber, and nothing is left for the subscribing thread to do: a test may
-    /// then send, and what it sends reaches the recorder before `send` returns.
+    /// holds the subscriber: a test may then send. A value reaches the recorder before `send`
+    /// returns; a completion goes through the operator's drain, which the timer's task may still
+    /// hold (it subscribed inside it), so a test awaits the recorder's completion.
     func counted(_ source: ManualFlow<Int>, _ count: AtomicCounter, _ subscribed: CompletionSpy<Void>) -> Flow<Int, TestError> {
         Flow.create { emitter in
             count.increment()
@@ -51,6 +52,7 @@ struct FlowDelaySubscriptionTests {
         source.send(1)
         source.send(2)
         source.finish()
+        await recorder.waitForCompletion()
         #expect(recorder.events == [.value(1), .value(2), .finished])
         #expect(recorder.instants.map(\.offset) == [.seconds(2), .seconds(2), .seconds(2)])
         #expect(subscriptions.value == 1)
@@ -63,6 +65,7 @@ struct FlowDelaySubscriptionTests {
         let recorder = await subscribedAfterOneSecond(source, clock: clock)
         source.send(1)
         source.fail(TestError(code: 7))
+        await recorder.waitForCompletion()
         #expect(recorder.events == [.value(1), .failure(TestError(code: 7))])
     }
 
@@ -115,6 +118,7 @@ struct FlowDelaySubscriptionTests {
             let recorder = await subscribedAfterOneSecond(source, clock: clock) { $0.map { _ = tracked; return $0 } }
             source.send(1)
             source.finish()
+            await recorder.waitForCompletion()
             #expect(recorder.events == [.value(1), .finished])
         }
         #expect(releasedAfterFinish, "after the finish")
