@@ -18,6 +18,20 @@ func trackedIsReleased(_ body: (Tracked) async -> Void) async -> Bool {
     return captured == nil
 }
 
+/// Waits until the object handed to `body` is released, once `body` has returned: for a
+/// subscription whose end the timer's task delivers. That task completes downstream from inside
+/// the operator's drain and lets go of what the drain holds only as it leaves it, a moment after
+/// the recorder has seen the completion. A leak makes the test hit its time limit.
+///
+/// ```swift
+/// await waitForRelease { tracked in … await recorder.waitForCompletion() }
+/// ```
+func waitForRelease(_ body: (DeinitSignal) async -> Void) async {
+    let released = CompletionSpy<Void>()
+    await body(DeinitSignal(released))
+    await released.firstCall()
+}
+
 extension ManualClock {
     /// For each count in `counts`: waits until the timer's task is asleep, moves time forward by
     /// `step`, and waits until `recorder` holds that many values.
