@@ -5,9 +5,11 @@ import AsyncBridgeTesting
 @Suite("Flow.delaySubscription", .timeLimit(.minutes(1)))
 struct FlowDelaySubscriptionTests {
     /// `source.flow`, counting its subscriptions and telling `subscribed` of each once `source`
-    /// holds the subscriber: a test may then send. A value reaches the recorder before `send`
-    /// returns; a completion goes through the operator's drain, which the timer's task may still
-    /// hold (it subscribed inside it), so a test awaits the recorder's completion.
+    /// holds the subscriber and a cancellation reaches it (told earlier, a test could cancel
+    /// while the timer's task had yet to wire it, and find `source` not cancelled): a test may
+    /// then send or cancel. A value reaches the recorder before `send` returns; a completion
+    /// goes through the operator's drain, which the timer's task may still hold (it subscribed
+    /// inside it), so a test awaits the recorder's completion.
     func counted(_ source: ManualFlow<Int>, _ count: AtomicCounter, _ subscribed: CompletionSpy<Void>) -> Flow<Int, TestError> {
         Flow.create { emitter in
             count.increment()
@@ -18,8 +20,8 @@ struct FlowDelaySubscriptionTests {
                 case .failure(let error): emitter.fail(error)
                 }
             }
-            subscribed.record(())
             emitter.onCancel { token.cancel() }
+            subscribed.record(())
         }
     }
 
