@@ -127,6 +127,11 @@ struct FlowSinkEdgeTests {
     @Test func aTokenKeptAfterCompletionHoldsNeitherHandlersNorSource() {
         let kept = Box<[CancellationToken]>([])
         let queue = DispatchQueue(label: "review.hop")
+        let gate = DispatchSemaphore(value: 0)
+        // Holds the queue until the finish waits there too: a delivery block that started
+        // between the value and the finish would deliver the value only, and leave the finish
+        // to a block it enqueues after the `queue.sync` below.
+        queue.async { gate.wait() }
         expectReleased("a token kept after completion") { tracked in
             let source = Flow<Int, Never>.create { emitter in
                 emitter.send(1)
@@ -135,6 +140,7 @@ struct FlowSinkEdgeTests {
             }
             let direct = source.subscribe { _ in _ = tracked }
             let hopped = source.map { value -> Int in _ = tracked; return value }.receive(on: queue).subscribe { _ in _ = tracked }
+            gate.signal()
             queue.sync {}
             kept.mutate { $0 += [direct, hopped] }
         }
