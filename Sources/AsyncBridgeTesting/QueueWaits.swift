@@ -17,7 +17,11 @@ import Dispatch
 ///
 /// Each of those hops hands an event to the main queue when the event arrives, so an event
 /// sent before the call (from the test, or from a task or thread the test has waited for) is
-/// delivered when it returns. The main actor runs on the main queue, so main-actor jobs
+/// delivered when it returns, with one exception: an event that arrives while one of the hop's
+/// delivery blocks is running waits for a block that one enqueues as it ends, after this
+/// wait's. A test on the main actor never meets it (no main-queue block runs while the test
+/// does); a nonisolated one sends before the hop starts delivering, or waits for a
+/// ``FlowRecorder``'s count. The main actor runs on the main queue, so main-actor jobs
 /// enqueued before the call, such as a `Task { @MainActor in … }` up to its first suspension,
 /// have run too. What those blocks enqueue as they run comes after, and needs another call:
 /// a second hop (`.flow.receive(on: MainActor.shared)`, `MainActorFlow.observing` followed by
