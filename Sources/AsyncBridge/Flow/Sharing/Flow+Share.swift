@@ -11,7 +11,9 @@ public enum ShareScope: Sendable {
     /// The replay buffer and the completion are kept for good: once the upstream has
     /// completed, late subscribers get the replayed values and the completion without running
     /// it again. When every subscriber leaves before that, the upstream is cancelled and the
-    /// next subscriber reconnects, keeping the buffer.
+    /// next subscriber reconnects, keeping the buffer: the latest values the share received
+    /// from each connection while it was the current one. A value that an ended connection
+    /// still delivers (on another thread, after its last subscriber left) is not kept.
     case forever
 }
 
@@ -22,7 +24,8 @@ extension Flow where Element: Sendable {
     /// The first subscriber connects to the upstream; the others join that connection. The
     /// upstream is cancelled when the last subscriber leaves before it completed. A connection
     /// that has ended delivers nothing more: an event it was delivering on another thread when
-    /// its last subscriber left is dropped, and never reaches (or ends) a later connection.
+    /// its last subscriber left is dropped, and never reaches (or ends) a later connection, nor
+    /// the buffer that `.forever` keeps for it.
     ///
     /// RxSwift: `share(replay:scope:)` (the same scopes and default); Combine: `share()`
     /// (no replay; like `.forever` after completion: late subscribers get the completion,
@@ -54,7 +57,9 @@ extension Flow where Element: Sendable {
 /// one. When a connection ends (its last subscriber left, or it completed), its subject stops
 /// being the current one, so whatever that connection still delivers (an event in flight on
 /// another thread while it was cancelled) reaches nobody and cannot end a later connection.
-/// With `.forever`, the next connection's subject starts with the ended one's buffer.
+/// With `.forever` and a replay, the share keeps its own copy of the latest values that the
+/// current connection received (`carried`, taken only while that connection is current), and
+/// the next connection's subject starts with it: the share never reads a subject's buffer.
 @usableFromInline
 final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline typealias Subject = SubjectStorage<Element, Failure>
@@ -71,21 +76,28 @@ final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
         @usableFromInline var subscribers = 0
         /// The upstream completed into `subject` (kept with `.forever`).
         @usableFromInline var completed = false
+        /// The values the next connection's subject starts with: the latest ones received
+        /// while their connection was current. Empty and of capacity zero, never appended to,
+        /// unless the scope is `.forever` with a replay; released when the upstream completed.
+        @usableFromInline var carried: ReplayBuffer<Element>
 
         @inlinable
-        init() {}
+        init(carrying capacity: Int) {
+            carried = ReplayBuffer(capacity: capacity)
+        }
     }
 
     @usableFromInline let upstream: Flow<Element, Failure>
     @usableFromInline let replay: Int
     @usableFromInline let scope: ShareScope
-    @usableFromInline let state = Lock.make(State())
+    @usableFromInline let state: Lock<State>
 
     @inlinable
     init(upstream: Flow<Element, Failure>, replay: Int, scope: ShareScope) {
         self.upstream = upstream
         self.replay = replay
         self.scope = scope
+        state = .make(State(carrying: scope == .forever ? replay : 0))
     }
 
     /// Adds a counted subscriber (`share`, `refCount`): the first one connects, and the
@@ -154,14 +166,25 @@ final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
     @inlinable
     func run(_ connection: FlowSubscription, into subject: Subject) {
         let ended = connection.cancellationFlag()
-        upstream.run(FlowSubscriber(
-            subscription: connection,
-            receive: { value in
+        let receive: @Sendable (Element) -> FlowDemand
+        if scope == .forever && replay > 0 {
+            receive = { value in
+                // Ended: the value reaches nobody and is not carried to the next connection.
+                guard self.carry(value, into: subject) else { return .stop }
+                subject.send(value)
+                return ended.isRaised ? .stop : .more
+            }
+        } else {
+            receive = { value in
                 subject.send(value)  // nobody follows `subject` once this connection has ended
                 // Ended (every subscriber left, or `connect()`'s token cancelled): a
                 // synchronous upstream stops here.
                 return ended.isRaised ? .stop : .more
-            },
+            }
+        }
+        upstream.run(FlowSubscriber(
+            subscription: connection,
+            receive: receive,
             complete: { completion in
                 // Strong: a connection that nobody else keeps (a `connect()` token dropped)
                 // runs until its upstream completes, and must then complete its subscribers.
@@ -187,39 +210,48 @@ final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
 
     /// Ends the current connection (not completed): returns its subscription, to cancel, and
     /// its subject, to release, after unlocking. With `.forever`, the next connection's subject
-    /// starts with the ended one's buffer.
+    /// starts with the carried values.
     @inlinable
     func endConnection(_ state: inout State) -> (FlowSubscription?, Subject?) {
         state.subscribers = 0
         let ended = state.subject.take()
-        if scope == .forever, let ended { state.subject = Subject(bufferSize: replay, initial: replayed(ended)) }
+        if scope == .forever, ended != nil {
+            state.subject = Subject(bufferSize: replay, initial: state.carried.elements)
+        }
         return (state.connection.take(), ended)
     }
 
-    /// The values `subject` would replay now, for the subject of the next connection. Called
-    /// under the share's lock: the subject's lock is taken inside it, never the other way
-    /// round (a subject calls nothing under its own lock).
+    /// A value for the connection of `subject` (`.forever` with a replay): whether that is
+    /// still the current connection, and if so, the value is carried to the next one.
     @inlinable
-    func replayed(_ subject: Subject) -> [Element] {
-        replay == 0 ? [] : subject.state.withLock { $0.buffer.elements }
+    func carry(_ value: Element, into subject: Subject) -> Bool {
+        let (current, evicted) = state.withLock { state -> (Bool, Element?) in
+            guard state.subject === subject else { return (false, nil) }
+            return (true, state.carried.append(value))
+        }
+        _ = evicted  // released here, outside the lock
+        return current
     }
 
     /// The upstream completed into `subject`: whether that is the current connection's (the
     /// completion counts), or one that has ended (it is ignored).
     @inlinable
     func completed(_ subject: Subject) -> Bool {
-        let (current, connection, ended) = state.withLock { state -> (Bool, FlowSubscription?, Subject?) in
-            guard state.subject === subject else { return (false, nil, nil) }
+        let (current, connection, ended, carried) = state.withLock { state -> (Bool, FlowSubscription?, Subject?, ReplayBuffer<Element>?) in
+            guard state.subject === subject else { return (false, nil, nil, nil) }
             state.subscribers = 0
             let connection = state.connection.take()
             switch scope {
-            case .whileConnected: return (true, connection, state.subject.take())
+            case .whileConnected: return (true, connection, state.subject.take(), nil)
             case .forever:
+                // No connection follows: `subject` keeps the buffer for good.
                 state.completed = true
-                return (true, connection, nil)
+                let carried = state.carried
+                state.carried = ReplayBuffer(capacity: 0)
+                return (true, connection, nil, carried)
             }
         }
-        _ = (connection, ended)  // released here, outside the lock
+        _ = (connection, ended, carried)  // released here, outside the lock
         return current
     }
 }

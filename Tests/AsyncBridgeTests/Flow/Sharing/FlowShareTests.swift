@@ -135,6 +135,52 @@ struct FlowShareTests {
         #expect(second.values == ["a", "b"])
     }
 
+    /// The buffer carried over is the latest values, whichever connection received them.
+    @Test func foreverCarriesTheLatestValuesOfEachConnectionToTheNext() {
+        let source = ManualFlow<String>()
+        let shared = source.flow.share(replay: 2, scope: .forever)
+        let first = FlowRecorder(shared)
+        source.send("a"); source.send("b"); source.send("c")
+        first.cancel()
+        let second = FlowRecorder(shared)
+        #expect(second.values == ["b", "c"])
+        source.send("d")
+        second.cancel()
+        let third = FlowRecorder(shared)
+        #expect(third.values == ["c", "d"], "one value from each of the two connections before")
+        source.send("e")
+        source.finish()
+        #expect(third.events == [.value("c"), .value("d"), .value("e"), .finished])
+        #expect(FlowRecorder(shared).events == [.value("d"), .value("e"), .finished])
+        #expect(source.cancels.value == 2)
+    }
+
+    /// A value that run 1 delivers after its only subscriber left (it was in flight on another
+    /// thread) is carried to no later connection: not to the next, nor to the one after it.
+    @Test func foreverCarriesNoValueThatAConnectionDeliversAfterItEnded() throws {
+        let runs = ManualRuns()
+        let gate = InFlightGate()
+        let shared = runs.flow
+            .handleEvents(onValue: { value in if value == "late" { gate.hold() } })
+            .share(replay: 1, scope: .forever)
+        let first = FlowRecorder(shared)
+        runs.emitter(0).send("a")
+        let sent = runOnAnotherThread("run 1 sends") { runs.emitter(0).send("late") }
+        #expect(gate.waitUntilHeld())
+        first.cancel()
+        gate.release()
+        #expect(sent(), "run 1 delivered its late value after it ended")
+        let second = FlowRecorder(shared)
+        try #require(runs.count == 2, "the second subscriber reconnected")
+        #expect(second.events == [.value("a")])
+        second.cancel()
+        let third = FlowRecorder(shared)
+        try #require(runs.count == 3, "and the third")
+        #expect(third.events == [.value("a")], "run 1's late value was carried to no connection")
+        third.cancel()
+        #expect(first.events == [.value("a")])
+    }
+
     /// Issue 10: run 1's completion, in flight on another thread while its only subscriber
     /// leaves and a new one reconnects, was taken for run 2's: the new subscriber got it, and
     /// run 2 was never cancelled.
