@@ -295,8 +295,9 @@ struct SingleFlightTests {
     /// are not cancelled overlap.
     @Test func aCallerArrivingAsTheLastWaiterLeavesStartsOneNewRunThatLaterCallersJoin() async throws {
         let flight = SingleFlight<String, Int, Never>()
-        // Runs started, and those started and neither cancelled nor returned.
-        let runs = SharedLock((started: 0, live: Set<Int>(), overlaps: 0))
+        // Runs started, those waiting inside their cancellation handler's scope, and those
+        // started and neither cancelled nor returned.
+        let runs = SharedLock((started: 0, waiting: 0, live: Set<Int>(), overlaps: 0))
         let firstRunCancelling = CompletionSpy<Void>()
         let releaseFirstRun = DispatchSemaphore(value: 0)
         let gate = Gate()
@@ -308,6 +309,7 @@ struct SingleFlightTests {
                 return runs.started
             }
             await withTaskCancellationHandler {
+                runs.withLock { $0.waiting += 1 }
                 await gate.wait()
             } onCancel: {
                 runs.withLock { _ = $0.live.remove(number) }
@@ -319,12 +321,12 @@ struct SingleFlightTests {
             runs.withLock { _ = $0.live.remove(number) }
             return number
         }
-        @Sendable func startedRuns() -> Int { runs.withLock { $0.started } }
+        @Sendable func waitingRuns() -> Int { runs.withLock { $0.waiting } }
 
         // The first waiter subscribes and leaves synchronously, so its cancel action runs on the
         // thread that cancels it, one that the test may hold.
         let leaving = flight.future(key: "k", operation: operation).subscribe { _ in }
-        try await waitUntil { startedRuns() == 1 }
+        try await waitUntil { waitingRuns() == 1 }  // its cancellation reaches `onCancel` on the cancelling thread
         let left = CompletionSpy<Void>()
         DispatchQueue.global().async {
             leaving.cancel()
@@ -334,7 +336,7 @@ struct SingleFlightTests {
         #expect(flight.flightCount == 1, "the abandoned flight is still in the table")
 
         let arriving = Task { try await flight.run(key: "k", operation: operation) }
-        try await waitUntil { startedRuns() == 2 }
+        try await waitUntil { waitingRuns() == 2 }
         releaseFirstRun.signal()
         await left.firstCall()
 
