@@ -1,20 +1,19 @@
 /// The flights of a ``SingleFlight`` in progress, one per key, changed only under its lock.
 /// Each event returns what to do once the lock is released.
 ///
-/// A flight is a `SharedFuture` made for one run of the operation. The future keeps the waiters:
-/// it shares the run among them, lets each one leave on its own, and runs the cancel action
-/// when the last one leaves. This machine only decides which future a caller of a key joins:
+/// A flight is a `SharedFuture` made for one run of the operation, never restarted. The future
+/// keeps the waiters: it shares the run among them, lets each one leave on its own, and runs
+/// the cancel action when the last one leaves. This machine only decides which future a caller
+/// of a key joins, and tells flights apart by id:
 ///
 /// ```
-/// absent ──a caller arrives──▶ flying(id) ──its run finished──▶ absent
-///                                  │
-///                                  └──every waiter left (its future is idle)──▶ absent
+/// absent ──a caller arrives──▶ flying(id) ──flight id ends──▶ absent
 /// ```
 ///
-/// A flight leaves the table *before* its waiters are resumed, so a caller that comes after
-/// a flight ended starts a new one: nothing is remembered beyond the flight. A caller arrives
-/// at the future while this machine's lock is held (the future's own lock nests inside it), so
-/// a future that went idle is either joined again by that caller or removed, never both.
+/// A flight ends when its run finished, or when every waiter left it (its cancel action, or a
+/// caller that found it so). It leaves the table *before* its waiters are resumed, so a caller
+/// that comes after a flight ended starts a new one: nothing is remembered beyond the flight.
+/// The end of an earlier flight of the key changes nothing.
 @usableFromInline
 struct SingleFlightStateMachine<Key: Hashable & Sendable, Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline
@@ -33,7 +32,7 @@ struct SingleFlightStateMachine<Key: Hashable & Sendable, Value: Sendable, Failu
     /// What a caller of a key joins.
     @usableFromInline
     enum Arrival {
-        /// The flight in progress.
+        /// The flight in the table, which may have been abandoned since.
         case joining(Flight)
         /// A new flight, just entered in the table: the caller starts it.
         case starting(Flight)
@@ -46,8 +45,8 @@ struct SingleFlightStateMachine<Key: Hashable & Sendable, Value: Sendable, Failu
     @inlinable
     init() {}
 
-    /// A caller of `key` arrives: it joins the flight in progress, or starts one made by `make`
-    /// (given the new flight's id).
+    /// A caller of `key` arrives: it joins the flight in the table, or starts one made by `make`
+    /// (given the new flight's id), which must take no lock.
     @inlinable
     mutating func arrive(_ key: Key, make: (UInt64) -> SharedFuture<Value, Failure>) -> Arrival {
         if let flight = flights[key] { return .joining(flight) }
@@ -57,12 +56,11 @@ struct SingleFlightStateMachine<Key: Hashable & Sendable, Value: Sendable, Failu
         return .starting(flight)
     }
 
-    /// Flight `id` of `key` ended (its run finished, or every waiter left it): it leaves the
-    /// table if it is still there and `hasEnded` confirms it, judged by its future's state.
-    /// Returns the removed flight, to be released once the lock is released.
+    /// Flight `id` of `key` ended: it leaves the table if it is still there. Returns the removed
+    /// flight, to be released once the lock is released.
     @inlinable
-    mutating func remove(_ key: Key, _ id: UInt64, if hasEnded: (SharedFuture<Value, Failure>) -> Bool) -> Flight? {
-        guard let flight = flights[key], flight.id == id, hasEnded(flight.future) else { return nil }
+    mutating func end(_ key: Key, _ id: UInt64) -> Flight? {
+        guard flights[key]?.id == id else { return nil }
         return flights.removeValue(forKey: key)
     }
 }

@@ -17,107 +17,79 @@ struct SingleFlightStorage<Key: Hashable & Sendable, Value: Sendable, Failure: E
     /// A caller of `key` arrives: it joins the flight in progress or starts one running
     /// `operation`. Returns the flight's future and how the caller's arrival at it went;
     /// `inTask`: the caller awaits (and leaves if its task was cancelled while starting).
+    ///
+    /// The table's lock and a flight's own are never held together. A new flight's future is
+    /// made with its starter already arrived, so it is not idle before its run starts; a
+    /// joiner that finds a flight idle (every waiter left since it was looked up) takes it out
+    /// of the table and tries again, since a flight is never restarted.
     @inlinable
     func arrive(
         _ key: Key,
         inTask: Bool,
         _ operation: @escaping Operation
     ) -> (SharedFuture<Value, Failure>, SharedFuture<Value, Failure>.Arrival) {
-        var start: FutureOperation<Value, Failure>?
-        var keeper: FutureStateMachine<Value, Failure>.Arrival?
-        let (future, arrival) = lock.withLock { machine in
-            let flight: Machine.Flight
-            switch machine.arrive(key, make: { id in flightFuture(key, id, operation) }) {
-            case .joining(let joined):
-                flight = joined
-            case .starting(let started):
-                flight = started
-                // A flight that runs to completion keeps a consumer of its own, which never
-                // leaves: the future is never abandoned, so nobody cancels or restarts it.
-                if policy == .runToCompletion {
-                    keeper = flight.future.storage.withLock { $0.arrive(operation: &start) }
+        while true {
+            var unstarted: SharedFuture<Value, Failure>.UnstartedRun?
+            let arrival = lock.withLock { machine in
+                machine.arrive(key) { id in
+                    let run = flightRun(key, id, operation)
+                    unstarted = run
+                    return run.future
                 }
             }
-            return (flight.future, flight.future.storage.withLock { $0.arrive(operation: &start) })
-        }
-        if case .starting(let id, let generation)? = keeper {
-            _ = future.run(id, generation, start, inTask: false)
-        }
-        switch arrival {
-        case .joining(let id, let generation):
-            return (future, .waiting(id: id, generation: generation))
-        case .starting(let id, let generation):
-            return (future, future.run(id, generation, start, inTask: inTask))
-        case .finished:
-            preconditionFailure("Internal inconsistency: a finished flight was still in the table")
+            switch arrival {
+            case .starting(let flight):
+                guard let unstarted else { preconditionFailure("Internal inconsistency: a new flight without its run") }
+                guard policy == .runToCompletion else { return (flight.future, unstarted.start(inTask: inTask)) }
+                // The starter is the flight's keeper and never leaves: the future is never
+                // abandoned, so nobody cancels its run. The caller joins as a waiter of its own.
+                guard let joined = flight.future.joinRunInProgress() else {
+                    preconditionFailure("Internal inconsistency: a flight with its keeper was idle")
+                }
+                _ = unstarted.start(inTask: false)
+                return (flight.future, joined)
+            case .joining(let flight):
+                if let joined = flight.future.joinRunInProgress() { return (flight.future, joined) }
+                ended(key, flight.id)
+            }
         }
     }
 
-    /// The future of flight `id` of `key`: one run of `operation` in a new task. The run
-    /// leaves the table before it delivers its result; a flight that is cancelled when unused
-    /// leaves it when its last waiter does (and its task is cancelled).
+    /// The future of flight `id` of `key`, made with its starter arrived: one run of
+    /// `operation` in a new task. The run leaves the table before it delivers its result; a
+    /// flight that is cancelled when unused leaves it when its last waiter does (and its task
+    /// is cancelled).
     @inlinable
-    func flightFuture(_ key: Key, _ id: UInt64, _ operation: @escaping Operation) -> SharedFuture<Value, Failure> {
+    func flightRun(_ key: Key, _ id: UInt64, _ operation: @escaping Operation) -> SharedFuture<Value, Failure>.UnstartedRun {
         let cancelling = policy == .cancelWhenUnused
-        return SharedFuture(work: { [self] completer in
-            let generation = completer.generation
+        return SharedFuture.unstartedRun(work: { [self] completer in
             let task = Task {
                 let result = await Result(catching: operation)
-                finished(key, id, generation)
+                ended(key, id)
                 completer.resolve(result)
             }
             guard cancelling else { return nil }
             return {
                 task.cancel()
-                abandoned(key, id)
+                ended(key, id)
             }
         })
     }
 
-    /// Run `generation` of flight `id` finished: the flight leaves the table, unless that run
-    /// had been abandoned (and perhaps the flight started again since).
+    /// Flight `id` of `key` ended (its run finished, or every waiter left it): it leaves the
+    /// table, unless it has already.
     @inlinable
-    func finished(_ key: Key, _ id: UInt64, _ generation: UInt64) {
-        let removed = lock.withLock { machine in
-            machine.remove(key, id) { future in
-                future.storage.withLock { state in
-                    if case .running(generation, _, _) = state.state { return true }
-                    return false
-                }
-            }
-        }
-        withExtendedLifetime(removed) {}  // released here, unlocked
-    }
-
-    /// Every waiter left flight `id`: it leaves the table, unless a caller has joined (and so
-    /// restarted) its future since.
-    @inlinable
-    func abandoned(_ key: Key, _ id: UInt64) {
-        let removed = lock.withLock { machine in
-            machine.remove(key, id) { future in
-                future.storage.withLock { state in
-                    if case .idle = state.state { return true }
-                    return false
-                }
-            }
-        }
+    func ended(_ key: Key, _ id: UInt64) {
+        let removed = lock.withLock { $0.end(key, id) }
         withExtendedLifetime(removed) {}  // released here, unlocked
     }
 
     /// How many callers wait for `key`'s flight, not counting the keeper of a flight that runs
     /// to completion.
     func waiterCount(_ key: Key) -> Int {
-        lock.withLock { machine in
-            guard let flight = machine.flights[key] else { return 0 }
-            let consumers = flight.future.storage.withLock { state -> Int in
-                guard case .running(_, _, let consumers) = state.state else { return 0 }
-                switch consumers {
-                case .one: return 1
-                case .many(let all): return all.count
-                }
-            }
-            return policy == .runToCompletion ? max(0, consumers - 1) : consumers
-        }
+        guard let future = lock.withLock({ $0.flights[key]?.future }) else { return 0 }
+        let consumers = future.consumerCount
+        return policy == .runToCompletion ? max(0, consumers - 1) : consumers
     }
 
     /// Registers `handler` as a waiter of `key`'s flight, starting one if needed. Returns the
@@ -135,8 +107,7 @@ struct SingleFlightStorage<Key: Hashable & Sendable, Value: Sendable, Failure: E
             handler(outcome)
             return nil
         case .waiting(let id, let generation):
-            let installation = future.storage.withLock { $0.install(id, generation, .handler(handler)) }
-            if case .deliver(let outcome) = installation { handler(outcome) }
+            future.listen(id, generation, handler)
             return (future, id)
         }
     }

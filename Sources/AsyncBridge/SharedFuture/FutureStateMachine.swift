@@ -339,6 +339,38 @@ struct FutureStateMachine<Success: Sendable, Failure: Error>: Sendable {
         self.state = .running(generation: 1, cancel: .started(nil), consumers: .one(1, .arrived))
     }
 
+    /// The state right after the first consumer (id 1) arrived at run 1, before it starts the
+    /// run: a future made for one run of `operation`, which the consumer holds to start it
+    /// (see ``SharedFuture/UnstartedRun``). The future keeps no operation for another run.
+    @inlinable
+    init(firstConsumerArrived reporter: MisuseReporter) {
+        self.operation = nil
+        self.reporter = reporter
+        self.generation = 1
+        self.nextConsumerID = 1
+        self.state = .running(generation: 1, cancel: .starting, consumers: .one(1, .arrived))
+    }
+
+    /// How many consumers the run in progress has (0 when none is in progress).
+    @inlinable
+    var consumerCount: Int {
+        guard case .running(_, _, let consumers) = state else { return 0 }
+        switch consumers {
+        case .one: return 1
+        case .many(let all): return all.count
+        }
+    }
+
+    /// A consumer arrives without starting a run: it joins the run in progress or is served the
+    /// stored outcome; `nil` when the future is idle (every consumer of its run left), which
+    /// stays idle.
+    @inlinable
+    mutating func join() -> Arrival? {
+        if case .idle = state { return nil }
+        var none: Operation?
+        return arrive(operation: &none)
+    }
+
     /// A consumer arrives: serve the stored outcome, or register it (as `.arrived`) in the
     /// current run, starting one if there is none; the starter gets the `operation`.
     @inlinable

@@ -192,10 +192,79 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
             handler(outcome)
             return nil
         case .waiting(let id, let generation):
-            let installation = storage.withLock { $0.install(id, generation, .handler(handler)) }
-            if case .deliver(let outcome) = installation { handler(outcome) }
+            listen(id, generation, handler)
             return id
         }
+    }
+
+    /// Consumer `id`, waiting for run `generation`, listens with `handler`: it is called once,
+    /// with the outcome or with `nil` if the consumer leaves, at once if either has happened.
+    @inlinable
+    func listen(_ id: UInt64, _ generation: UInt64, _ handler: @escaping @Sendable (FutureOutcome<Success, Failure>?) -> Void) {
+        let installation = storage.withLock { $0.install(id, generation, .handler(handler)) }
+        if case .deliver(let outcome) = installation { handler(outcome) }
+    }
+
+    // MARK: One run, for an owner that keeps the future (a single-flight's flight)
+
+    /// The one run of a future made by ``unstartedRun(work:)``: its first consumer has arrived
+    /// and starts the run with ``start(inTask:)``.
+    @usableFromInline
+    struct UnstartedRun: Sendable {
+        /// The future, which counts the first consumer as waiting: until the run starts, the
+        /// future is not idle, and others may join the run.
+        @usableFromInline let future: SharedFuture<Success, Failure>
+        @usableFromInline let operation: Machine.Operation
+
+        @inlinable
+        init(future: SharedFuture<Success, Failure>, operation: Machine.Operation) {
+            self.future = future
+            self.operation = operation
+        }
+
+        /// The first consumer (id 1) starts run 1, as ``SharedFuture/run(_:_:_:inTask:)`` does.
+        @inlinable
+        func start(inTask: Bool) -> Arrival {
+            future.run(1, 1, operation, inTask: inTask)
+        }
+    }
+
+    /// A future for one run of `work`, whose first consumer has arrived and has not started the
+    /// run yet. Making it takes no lock, so an owner may make it under its own. The future keeps
+    /// no operation for a second run: once every consumer has left, it stays idle (nobody may
+    /// `arrive` at it; ``joinRunInProgress()`` returns `nil`).
+    @inlinable
+    static func unstartedRun(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        work: @escaping @Sendable (FutureCompleter<Success, Failure>) -> CancelAction?
+    ) -> UnstartedRun {
+        let reporter = MisuseReporter.current(.operator, fileID: fileID, line: line)
+        return UnstartedRun(future: SharedFuture(storage: .make(Machine(firstConsumerArrived: reporter))), operation: .adapted(work))
+    }
+
+    @inlinable
+    init(storage: Lock<Machine>) {
+        self.storage = storage
+    }
+
+    /// A consumer arrives without ever starting a run: it waits for the run in progress or is
+    /// served the stored outcome; `nil` when the future is idle (its run was abandoned, or it
+    /// has not run), which it leaves idle.
+    @inlinable
+    func joinRunInProgress() -> Arrival? {
+        switch storage.withLock({ $0.join() }) {
+        case nil: return nil
+        case .finished(let outcome)?: return .served(outcome)
+        case .joining(let id, let generation)?: return .waiting(id: id, generation: generation)
+        case .starting?: preconditionFailure("Internal inconsistency: joining a run started one")
+        }
+    }
+
+    /// How many consumers wait for the run in progress (0 when none is in progress).
+    @inlinable
+    var consumerCount: Int {
+        storage.withLock { $0.consumerCount }
     }
 
     /// Ends run 1 of a future made with `init(runningFirstRun:)` with `outcome` and tells its

@@ -1,5 +1,6 @@
 @_spi(AsyncBridgeInternals) import AsyncBridge
 import AsyncBridgeTesting
+import Dispatch
 import Testing
 
 @Suite("SingleFlight: concurrent callers share one run", .timeLimit(.minutes(1)))
@@ -286,6 +287,69 @@ struct SingleFlightTests {
         try await waitUntil { flight.waiterCount(key: .shared) == 2 }
         gate.open()
         #expect(try await [viaFuture.value, viaRun.value] == [1, 1])
+    }
+
+    /// A caller comes while the last waiter leaves: the flight's future is idle and its cancel
+    /// action (held at the run's cancellation) has not taken it out of the table yet. The caller
+    /// starts one new run, a caller after it joins that run, and no two runs of the key that
+    /// are not cancelled overlap.
+    @Test func aCallerArrivingAsTheLastWaiterLeavesStartsOneNewRunThatLaterCallersJoin() async throws {
+        let flight = SingleFlight<String, Int, Never>()
+        // Runs started, those waiting inside their cancellation handler's scope, and those
+        // started and neither cancelled nor returned.
+        let runs = SharedLock((started: 0, waiting: 0, live: Set<Int>(), overlaps: 0))
+        let firstRunCancelling = CompletionSpy<Void>()
+        let releaseFirstRun = DispatchSemaphore(value: 0)
+        let gate = Gate()
+        let operation: @Sendable () async -> Int = {
+            let number = runs.withLock { runs -> Int in
+                runs.started += 1
+                if !runs.live.isEmpty { runs.overlaps += 1 }
+                runs.live.insert(runs.started)
+                return runs.started
+            }
+            await withTaskCancellationHandler {
+                runs.withLock { $0.waiting += 1 }
+                await gate.wait()
+            } onCancel: {
+                runs.withLock { _ = $0.live.remove(number) }
+                if number == 1 {
+                    firstRunCancelling.record(())
+                    releaseFirstRun.wait()  // holds the thread that left, inside the cancel action
+                }
+            }
+            runs.withLock { _ = $0.live.remove(number) }
+            return number
+        }
+        @Sendable func waitingRuns() -> Int { runs.withLock { $0.waiting } }
+
+        // The first waiter subscribes and leaves synchronously, so its cancel action runs on the
+        // thread that cancels it, one that the test may hold.
+        let leaving = flight.future(key: "k", operation: operation).subscribe { _ in }
+        try await waitUntil { waitingRuns() == 1 }  // its cancellation reaches `onCancel` on the cancelling thread
+        let left = CompletionSpy<Void>()
+        DispatchQueue.global().async {
+            leaving.cancel()
+            left.record(())
+        }
+        await firstRunCancelling.firstCall()
+        #expect(flight.flightCount == 1, "the abandoned flight is still in the table")
+
+        let arriving = Task { try await flight.run(key: "k", operation: operation) }
+        try await waitUntil { waitingRuns() == 2 }
+        releaseFirstRun.signal()
+        await left.firstCall()
+
+        let later = CompletionSpy<Result<Int, any Error>>()
+        _ = flight.future(key: "k", operation: operation).subscribe(later.completion)
+        #expect(flight.waiterCount(key: "k") == 2, "the later caller did not join the arriving caller's run")
+        gate.open()
+        #expect(try await arriving.value == 2)
+        _ = await later.firstCall()
+        #expect(try later.calls.map { try $0.get() } == [2])
+        #expect(runs.withLock { $0.started } == 2)
+        #expect(runs.withLock { $0.overlaps } == 0, "two runs of the key were in progress at once")
+        try await waitUntil { flight.flightCount == 0 }
     }
 
     /// A caller cancelled as it arrives races another caller arriving, the run starting and
