@@ -196,10 +196,13 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     }
 
     /// The starter has subscribed the inner of its last ``Start``: the next to start, if a value
-    /// waits and a slot is free; otherwise the starter leaves the loop.
+    /// waits and a slot is free; otherwise the starter leaves the loop. `finishing`: that
+    /// inner's id, if it finished during the subscribe and left the report to the starter
+    /// (``innerFinished(_:)`` and this in one event).
     @inlinable
-    mutating func startReturned() -> Action {
+    mutating func startReturned(finishing finished: UInt64? = nil) -> Action {
         guard case .running(let running) = state else { return .end(Teardown(nil)) }
+        if let finished { running.inners.removeLast(finished) }
         if case .merge(let maxConcurrent) = strategy, running.inners.count < maxConcurrent,
             let value = running.waiting.popFirst()
         {
