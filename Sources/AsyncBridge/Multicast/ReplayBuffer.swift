@@ -50,6 +50,9 @@ struct ReplayBuffer<Element> {
 
     /// The latest value kept.
     @inlinable
+    var isEmpty: Bool { storage.isEmpty }
+
+    @inlinable
     var last: Element? {
         storage.isEmpty ? nil : storage[(start + storage.count - 1) % storage.count]
     }
