@@ -36,11 +36,11 @@ enum FlatMapStrategy: Sendable {
 /// value of the new inner.
 ///
 /// Starting inners is a trampoline (`merge`): the thread handed a ``Start`` is the starter; it
-/// subscribes, then asks ``startReturned()`` for the next queued value, until there is none or
-/// no free slot. Inners that finish meanwhile only free their slot; the starter's own, if it
-/// finished during its subscribe, is reported with that question (``startReturned(finishing:)``). So `flatMap { .just($0) }`
-/// over any number of values runs in constant stack depth, and calls to the transform never
-/// overlap.
+/// subscribes, then asks ``startReturned(finishing:)`` for the next queued value, until there is
+/// none or no free slot. Inners that finish meanwhile only free their slot; the starter's own,
+/// if it finished during its subscribe, is reported with that question. So
+/// `flatMap { .just($0) }` over any number of values runs in constant stack depth, and calls to
+/// the transform never overlap.
 @usableFromInline
 struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Error>: Sendable {
     @usableFromInline
