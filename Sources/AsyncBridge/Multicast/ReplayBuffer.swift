@@ -48,10 +48,11 @@ struct ReplayBuffer<Element> {
         start == 0 ? storage : Array(storage[start...] + storage[..<start])
     }
 
-    /// The latest value kept.
+    /// Whether no value is kept.
     @inlinable
     var isEmpty: Bool { storage.isEmpty }
 
+    /// The latest value kept.
     @inlinable
     var last: Element? {
         storage.isEmpty ? nil : storage[(start + storage.count - 1) % storage.count]
