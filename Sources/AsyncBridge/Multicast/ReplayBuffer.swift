@@ -48,6 +48,10 @@ struct ReplayBuffer<Element> {
         start == 0 ? storage : Array(storage[start...] + storage[..<start])
     }
 
+    /// Whether no value is kept.
+    @inlinable
+    var isEmpty: Bool { storage.isEmpty }
+
     /// The latest value kept.
     @inlinable
     var last: Element? {

@@ -132,6 +132,16 @@ struct SubjectStateMachine<Element: Sendable, Failure: Error>: Sendable {
         return submit(.subscription(subscriber, replay: replay, completion: completion))
     }
 
+    /// ``subscribe(_:)``, joining the subscriber at once when its subscription event would
+    /// hand it nothing and be delivered at once: no value to replay, no completion, no event
+    /// being delivered. Then the action is `.none`, and `replaced` is a list the join replaced,
+    /// for the caller to release after unlocking.
+    @inlinable
+    mutating func subscribeJoiningAtOnce(_ subscriber: Subscriber) -> (action: Action, replaced: Subscribers?) {
+        guard completion == nil, buffer.isEmpty, !isDelivering else { return (subscribe(subscriber), nil) }
+        return (.none, subscribers.admit(subscriber))
+    }
+
     // MARK: Delivering
 
     /// The deliverer finished an event: the next one, or `.none` (and nobody delivers any

@@ -74,7 +74,10 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
         // every delivery.
         let id = subscriber.id
         downstream.subscription.onCancel { [weak self] in self?.remove(id) }
-        perform(state.withLock { $0.subscribe(subscriber) })
+        let (action, replaced) = state.withLock { $0.subscribeJoiningAtOnce(subscriber) }
+        _ = replaced  // released here, outside the lock
+        if case .none = action { return }
+        perform(action)
     }
 
     /// Stops delivering to the subscriber `id` and lets it go.

@@ -254,14 +254,18 @@ final class SubjectSubscriberList<Element, Failure: Error>:
         return unsafeDowncast(buffer, to: SubjectSubscriberList.self)
     }
 
-    /// Not specialised (a generic class's deinitialiser): reaching the positions costs a lookup
-    /// of the subscribers' generic metadata, so an empty list (what a subject lets go of when
-    /// it grows its list, and once its last subscriber left) reads only its header.
+    /// Not specialised (a generic class's deinitialiser): deinitialising the positions as
+    /// subscribers would cost a lookup of their generic metadata. Each is a class reference, so
+    /// they are released as `AnyObject`s, which needs none; an empty list (what a subject lets
+    /// go of when it grows its list, and once its last subscriber left) reads only its header.
     @inlinable
     deinit {
         guard count > 0 else { return }
         withUnsafeMutablePointers { header, positions in
-            _ = positions.deinitialize(count: header.pointee.count)
+            let count = header.pointee.count
+            _ = UnsafeMutableRawPointer(positions).withMemoryRebound(to: AnyObject.self, capacity: count) {
+                $0.deinitialize(count: count)
+            }
         }
     }
 

@@ -283,6 +283,27 @@ struct SubjectStorageTests {
         recorder.cancel()
     }
 
+    @Test(arguments: SubjectKind.allCases)
+    func aSubjectLetGoOfWhileSubscribedReleasesItsSubscribers(kind: SubjectKind) {
+        // Only the subject holds them: their tokens are dropped without cancelling. The middle
+        // one cancels, leaving a hole in the list the others are still in.
+        weak var first: Tracked?
+        weak var last: Tracked?
+        do {
+            let subject = kind.make()
+            let firstTracked = Tracked(), lastTracked = Tracked()
+            first = firstTracked
+            last = lastTracked
+            _ = subject.flow.subscribe(onValue: { _ in _ = firstTracked }, onCompletion: { _ in })
+            subject.flow.subscribe(onValue: { _ in }, onCompletion: { _ in }).cancel()
+            _ = subject.flow.subscribe(onValue: { _ in _ = lastTracked }, onCompletion: { _ in })
+            subject.send(1)
+            #expect(first != nil && last != nil)
+        }
+        #expect(first == nil, "released with the subject")
+        #expect(last == nil, "released with the subject")
+    }
+
     @Test func aReplaySubjectReleasesTheValuesItNoLongerBuffers() {
         let released = Box<[Int]>([])
         let subject = ReplayingSubject<ReleasedValue, Never>(bufferSize: 2)

@@ -58,8 +58,13 @@ extension ExhaustiveStateMachineSuites {
             var markers: [String: Watched] = [:]
             var values = 0
 
-            init(_ kind: Kind) {
+            /// Subscribes through ``SubjectStateMachine/subscribeJoiningAtOnce(_:)``, as the
+            /// storage does, instead of ``SubjectStateMachine/subscribe(_:)``.
+            var joinsAtOnce = false
+
+            init(_ kind: Kind, joinsAtOnce: Bool = false) {
                 self.kind = kind
+                self.joinsAtOnce = joinsAtOnce
                 let initial = (0..<kind.initial).map { Marker("i\($0)") }
                 machine = Machine(bufferSize: kind.bufferSize, initial: initial, replaysAfterCompletion: kind.replaysAfterCompletion)
                 buffer = initial.map(\.name).suffix(kind.bufferSize)
@@ -121,7 +126,13 @@ extension ExhaustiveStateMachineSuites {
                     expected[name] = buffer
                     live.insert(name)
                 }
-                try take(machine.subscribe(subscriber))
+                if joinsAtOnce {
+                    let (action, replaced) = machine.subscribeJoiningAtOnce(subscriber)
+                    _ = replaced
+                    try take(action)
+                } else {
+                    try take(machine.subscribe(subscriber))
+                }
                 return true
             }
 
@@ -254,6 +265,14 @@ extension ExhaustiveStateMachineSuites {
         func everySequenceOfUpToSevenInputs(kind: Kind) {
             let count = checkEverySequence(over: Input.allCases, upTo: 7) { Driver(kind) }
             #expect(count == [0: 105_792, 1: 108_714, 2: 106_068][kind.bufferSize])
+        }
+
+        /// The same, with subscribers joining at once where nothing must reach them first (the
+        /// storage's path): the same rules hold.
+        @Test(arguments: kinds)
+        func everySequenceOfUpToSevenInputsJoiningAtOnce(kind: Kind) {
+            let count = checkEverySequence(over: Input.allCases, upTo: 7) { Driver(kind, joinsAtOnce: true) }
+            #expect(count > 10_000, "the exploration ran (\(count) sequences)")
         }
     }
 }

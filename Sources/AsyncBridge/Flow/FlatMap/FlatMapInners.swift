@@ -57,6 +57,16 @@ struct FlatMapInners: Sendable {
         return entries.remove(at: index).subscription
     }
 
+    /// Removes the inner started last, which must be `id` (a starter's inner that finished
+    /// during its subscribe: none can have started since).
+    @inlinable
+    mutating func removeLast(_ id: UInt64) {
+        guard entries.last?.id == id else {
+            preconditionFailure("Internal inconsistency: inner \(id) is not the last started")
+        }
+        entries.removeLast()
+    }
+
     /// Removes the only inner, if any (`latest` has one at most).
     @inlinable
     mutating func removeOnly() -> FlowSubscription? {

@@ -36,10 +36,11 @@ enum FlatMapStrategy: Sendable {
 /// value of the new inner.
 ///
 /// Starting inners is a trampoline (`merge`): the thread handed a ``Start`` is the starter; it
-/// subscribes, then asks ``startReturned()`` for the next queued value, until there is none or
-/// no free slot. Inners that finish meanwhile only free their slot. So `flatMap { .just($0) }`
-/// over any number of values runs in constant stack depth, and calls to the transform never
-/// overlap.
+/// subscribes, then asks ``startReturned(finishing:)`` for the next queued value, until there is
+/// none or no free slot. Inners that finish meanwhile only free their slot; the starter's own,
+/// if it finished during its subscribe, is reported with that question. So
+/// `flatMap { .just($0) }` over any number of values runs in constant stack depth, and calls to
+/// the transform never overlap.
 @usableFromInline
 struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Error>: Sendable {
     @usableFromInline
@@ -196,10 +197,13 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     }
 
     /// The starter has subscribed the inner of its last ``Start``: the next to start, if a value
-    /// waits and a slot is free; otherwise the starter leaves the loop.
+    /// waits and a slot is free; otherwise the starter leaves the loop. `finishing`: that
+    /// inner's id, if it finished during the subscribe and left the report to the starter
+    /// (``innerFinished(_:)`` and this in one event).
     @inlinable
-    mutating func startReturned() -> Action {
+    mutating func startReturned(finishing finished: UInt64? = nil) -> Action {
         guard case .running(let running) = state else { return .end(Teardown(nil)) }
+        if let finished { running.inners.removeLast(finished) }
         if case .merge(let maxConcurrent) = strategy, running.inners.count < maxConcurrent,
             let value = running.waiting.popFirst()
         {

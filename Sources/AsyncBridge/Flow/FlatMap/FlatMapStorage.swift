@@ -84,27 +84,37 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
         if case .failure = completion { teardown.cancelSubscriptions() }
     }
 
-    /// The start loop: subscribes `first`, then whatever the machine says is next.
+    /// The start loop: subscribes `first`, then whatever the machine says is next. An inner
+    /// that finished during its own subscribe is reported by the starter, with its return
+    /// (``FlatMapInnerFinish``).
     @inlinable
-    func startInners(_ first: Machine.Start) -> FlowDemand {
+    func startInners(_ first: consuming Machine.Start) -> FlowDemand {
         var start = first
         while true {
-            subscribe(start)
-            if isLatest { return .more }  // nothing waits: no loop
-            let action = machine.withLock { $0.startReturned() }
+            if isLatest {  // nothing waits: no loop, and the inner reports its own finish
+                subscribe(start, reportsOwnFinish: true)
+                return .more
+            }
+            let finished = subscribe(start, reportsOwnFinish: false)
+            let action = machine.withLock { $0.startReturned(finishing: finished ? start.id : nil) }
             guard case .start(let next) = action else { return perform(action) }
             start = next
         }
     }
 
+    /// Subscribes the inner of `start`. Returns whether it finished during the subscribe and
+    /// left the report of its finish to the starter (never when `reportsOwnFinish`).
     @inlinable
-    func subscribe(_ start: Machine.Start) {
-        let receiver = FlatMapInnerReceiver(storage: self, id: start.id, subscription: start.subscription)
+    @inline(__always)
+    @discardableResult
+    func subscribe(_ start: Machine.Start, reportsOwnFinish: Bool) -> Bool {
+        let receiver = FlatMapInnerReceiver(storage: self, id: start.id, subscription: start.subscription, subscribing: !reportsOwnFinish)
         start.transform(start.value).run(FlowSubscriber(
             subscription: start.subscription,
             receive: { receiver.receive($0) },
             completeMarkingSubscription: { receiver.complete($0) }
         ))
+        return !reportsOwnFinish && receiver.finish.subscribeReturned()
     }
 
     @inlinable
@@ -165,12 +175,18 @@ final class FlatMapInnerReceiver<Element: Sendable, NewElement: Sendable, Failur
     @usableFromInline let storage: FlatMapStorage<Element, NewElement, Failure>
     @usableFromInline let id: UInt64
     @usableFromInline let subscription: FlowSubscription
+    /// Who reports the inner's finish: the starter, if it came during the subscribe.
+    @usableFromInline let finish: FlatMapInnerFinish
 
+    /// `subscribing`: the starter is about to subscribe, and calls
+    /// ``FlatMapInnerFinish/subscribeReturned()`` when it returns; otherwise the inner reports
+    /// its own finish.
     @inlinable
-    init(storage: FlatMapStorage<Element, NewElement, Failure>, id: UInt64, subscription: FlowSubscription) {
+    init(storage: FlatMapStorage<Element, NewElement, Failure>, id: UInt64, subscription: FlowSubscription, subscribing: Bool) {
         self.storage = storage
         self.id = id
         self.subscription = subscription
+        self.finish = FlatMapInnerFinish(subscribing: subscribing)
     }
 
     @inlinable
@@ -182,8 +198,50 @@ final class FlatMapInnerReceiver<Element: Sendable, NewElement: Sendable, Failur
     func complete(_ completion: FlowCompletion<Failure>) {
         subscription.complete()  // releases the source's cancel actions: it ended on its own
         switch completion {
-        case .finished: storage.innerFinished(id)
+        case .finished: if finish.innerFinished() { storage.innerFinished(id) }  // else the starter reports it
         case .failure(let error): storage.innerFailed(id, error)
         }
+    }
+}
+
+/// Which thread reports an inner's finish to the machine: the inner's own, or, if the inner
+/// finished while its starter was still in its subscribe, the starter, with its return
+/// (``FlatMapStateMachine/startReturned(finishing:)``: one trip through the lock instead of
+/// two). Exactly one of them reports: the first of the two calls to change the word decides.
+///
+/// ```swift
+/// let finish = FlatMapInnerFinish(subscribing: true)
+/// // the inner's thread:                      the starter, once the subscribe returned:
+/// if finish.innerFinished() { report() }      if finish.subscribeReturned() { report() }
+/// ```
+@usableFromInline
+struct FlatMapInnerFinish: ~Copyable, Sendable {
+    @usableFromInline static var subscribing: UInt { 0 }
+    @usableFromInline static var returned: UInt { 1 }
+    @usableFromInline static var finishedDuringSubscribe: UInt { 2 }
+
+    @usableFromInline let state: AtomicWord
+
+    /// `subscribing`: a starter will call ``subscribeReturned()``; otherwise the inner's
+    /// thread always reports.
+    @inlinable
+    init(subscribing: Bool) {
+        state = AtomicWord(subscribing ? Self.subscribing : Self.returned)
+    }
+
+    /// The inner finished: whether its thread reports it (`false`: the starter will).
+    @inlinable
+    func innerFinished() -> Bool {
+        state.compareExchange(expected: Self.subscribing, desired: Self.finishedDuringSubscribe) != Self.subscribing
+    }
+
+    /// The starter returned from the subscribe: whether it reports the inner's finish. Once.
+    @inlinable
+    func subscribeReturned() -> Bool {
+        let found = state.compareExchange(expected: Self.subscribing, desired: Self.returned)
+        if found == Self.returned {
+            preconditionFailure("Internal inconsistency: an inner's subscribe returned twice")
+        }
+        return found == Self.finishedDuringSubscribe
     }
 }
