@@ -27,17 +27,12 @@ extension Flow {
     }
 }
 
-/// One subscription of `retry(when:)`: the attempts' events and the trigger's go through one
-/// `SerialDrain`, so ``handle(_:)`` sees them one at a time. A trigger value only asks for the
-/// next attempt; the thread that delivered it starts it once out of the drain (so that a
-/// synchronous attempt's values reach the subscriber as they come, and it stops when the
-/// subscriber wants no more), in a loop with the attempts that fail synchronously while they
-/// start, not recursively.
-///
-/// Unchecked: `drain` is written once, in `init`, before any source can see the object; the
-/// `waiting` and `pendingEnd` state is touched only by ``handle(_:)``, which the drain runs one
-/// call at a time; `attempt` is behind its lock.
-final class RetryWhenRun<Element: Sendable, Failure: Error>: @unchecked Sendable {
+/// One subscription of `retry(when:)`: a ``FanIn`` whose one source is the trigger, and whose
+/// drain also takes the attempts' events, so `handle` sees them all one at a time. A trigger
+/// value only asks for the next attempt; the thread that delivered it starts it once out of the
+/// drain (``RetryWhenAttempts``), so that a synchronous attempt's values reach the subscriber
+/// as they come, and it stops when the subscriber wants no more.
+struct RetryWhenRun<Element: Sendable, Failure: Error>: Sendable {
     enum Event: Sendable {
         case value(Element)
         case attemptEnded(FlowCompletion<Failure>)
@@ -45,77 +40,133 @@ final class RetryWhenRun<Element: Sendable, Failure: Error>: @unchecked Sendable
         case triggerEnded(FlowCompletion<Failure>)
     }
 
-    private let upstream: Flow<Element, Failure>
-    private let downstream: FlowSubscriber<Element, Failure>
-    private let failures = LiveSubject<Failure, Never>()
-    private let triggerSubscription: FlowSubscription
-    /// The running attempt's subscription; `cancelled` once the run ended or was cancelled;
-    /// `requested`: a trigger value asked for the next attempt; `starting`: a thread is
-    /// starting attempts (``startRequestedAttempts()``).
-    private let attempt = Lock<AttemptState>.make(AttemptState())
-    private var drain: SerialDrain<Event>!
-    /// A failure waits for a trigger value.
-    private var waiting = false
-    /// The trigger's completion, come while an attempt ran: it ends the run at the next failure.
-    private var pendingEnd: FlowCompletion<Failure>?
+    typealias Serial = FanIn<Event, Element, Failure>
 
-    struct AttemptState {
+    /// The handler's state, touched only by `handle`.
+    struct Waiting: Sendable {
+        /// A failure waits for a trigger value.
+        var failure = false
+        /// The trigger's completion, come while an attempt ran: it ends the run at the next failure.
+        var pendingEnd: FlowCompletion<Failure>?
+    }
+
+    let serial: Serial
+    let attempts: RetryWhenAttempts<Element, Failure>
+    let failures: LiveSubject<Failure, Never>
+
+    init(upstream: Flow<Element, Failure>, downstream: FlowSubscriber<Element, Failure>) {
+        let attempts = RetryWhenAttempts(upstream: upstream)
+        let failures = LiveSubject<Failure, Never>()
+        let waiting = SerialState(Waiting())
+        serial = Serial(downstream: downstream, sourceCount: 1) { serial, event in
+            Self.handle(event, serial: serial, attempts: attempts, failures: failures, waiting: waiting)
+        }
+        self.attempts = attempts
+        self.failures = failures
+        downstream.subscription.onCancel { attempts.cancel() }
+    }
+
+    /// Subscribes the trigger, then the first attempt.
+    func start<Trigger>(trigger handler: @Sendable (Flow<Failure, Never>) -> Flow<Trigger, Failure>) {
+        handler(failures.flow).run(FlowSubscriber(
+            subscription: serial.sources[0],
+            receive: { [serial, attempts] _ in attempts.submit(.trigger, to: serial) },
+            complete: { [serial, attempts] in _ = attempts.submit(.triggerEnded($0), to: serial) }
+        ))
+        attempts.request()  // the first attempt, once the trigger is subscribed
+        attempts.startRequested(into: serial)
+    }
+
+    private static func handle(
+        _ event: Event,
+        serial: Serial,
+        attempts: RetryWhenAttempts<Element, Failure>,
+        failures: LiveSubject<Failure, Never>,
+        waiting: SerialState<Waiting>
+    ) {
+        switch event {
+        case .value(let value):
+            if !serial.send(value) { attempts.cancel() }
+        case .attemptEnded(.finished):
+            end(.finished, serial: serial, attempts: attempts)
+        case .attemptEnded(.failure(let error)):
+            if let pendingEnd = waiting.value.pendingEnd { return end(pendingEnd, serial: serial, attempts: attempts) }
+            waiting.value.failure = true
+            failures.send(error)
+        case .trigger:
+            guard waiting.value.failure else { return }
+            waiting.value.failure = false
+            attempts.request()  // started once out of the drain
+        case .triggerEnded(let completion):
+            if waiting.value.failure {
+                end(completion, serial: serial, attempts: attempts)
+            } else {
+                waiting.value.pendingEnd = completion
+            }
+        }
+    }
+
+    /// Cancels the attempt, then ends the fan-in: the trigger cancelled, pending events
+    /// dropped, downstream completed (when a completion is given).
+    private static func end(_ completion: FlowCompletion<Failure>?, serial: Serial, attempts: RetryWhenAttempts<Element, Failure>) {
+        attempts.cancel()
+        serial.end(completion)
+    }
+}
+
+/// The attempts of a `retry(when:)` subscription, each subscribed to the upstream with a
+/// subscription of its own (not a child of downstream's, whose cancel actions would pile up
+/// one per attempt), and started out of the drain: by ``submit(_:to:)`` once its event has been
+/// delivered, in a loop with the attempts that fail synchronously while they start, not
+/// recursively.
+final class RetryWhenAttempts<Element: Sendable, Failure: Error>: Sendable {
+    /// `current`: the running attempt's subscription; `cancelled` once the run ended or was
+    /// cancelled; `requested`: a trigger value asked for the next attempt; `starting`: a thread
+    /// is starting attempts (``startRequested(into:)``).
+    struct State {
         var current: FlowSubscription?
         var cancelled = false
         var requested = false
         var starting = false
     }
 
-    init(upstream: Flow<Element, Failure>, downstream: FlowSubscriber<Element, Failure>) {
+    private let upstream: Flow<Element, Failure>
+    private let state = Lock<State>.make(State())
+
+    init(upstream: Flow<Element, Failure>) {
         self.upstream = upstream
-        self.downstream = downstream
-        self.triggerSubscription = downstream.subscription.child()
-        // The drain holds `self` until it is closed (at the end or on cancellation).
-        self.drain = SerialDrain { _, event in self.handle(event) }
     }
 
-    /// Subscribes the trigger, then the first attempt.
-    func start<Trigger>(trigger handler: @Sendable (Flow<Failure, Never>) -> Flow<Trigger, Failure>) {
-        let drain = drain!
-        downstream.subscription.onCancel { [attempt] in
-            drain.close()
-            Self.cancelAttempt(attempt)
-        }
-        handler(failures.flow).run(FlowSubscriber(
-            subscription: triggerSubscription,
-            receive: { [weak self] _ in self?.submit(.trigger) == true ? .more : .stop },
-            complete: { [weak self] in _ = self?.submit(.triggerEnded($0)) }
-        ))
-        attempt.withLock { $0.requested = true }  // the first attempt, once the trigger is subscribed
-        startRequestedAttempts()
+    /// From the handler: the next attempt starts once the event being delivered has been.
+    func request() {
+        state.withLock { $0.requested = true }
     }
 
-    /// Submits `event` to the drain, then starts the attempts it asked for. The sources hold
-    /// `self` weakly: the drain holds it until it is closed, as before any source could.
-    private func submit(_ event: Event) -> Bool {
-        defer { startRequestedAttempts() }
-        return drain.submit(event)
+    /// Submits `event` to `serial`, then starts the attempts it asked for.
+    func submit(_ event: RetryWhenRun<Element, Failure>.Event, to serial: RetryWhenRun<Element, Failure>.Serial) -> FlowDemand {
+        defer { startRequested(into: serial) }
+        return serial.submit(event)
     }
 
     /// Starts the requested attempts, one after another, unless a thread delivers (this one,
     /// further up its stack, or another: it starts them once it has delivered) or starts
     /// attempts (further up this stack, when an attempt failed while it started: the loop
     /// there starts the next one).
-    private func startRequestedAttempts() {
-        while !drain.isDelivering, attempt.withLock({ state -> Bool in
+    func startRequested(into serial: RetryWhenRun<Element, Failure>.Serial) {
+        while !serial.drain.isDelivering, state.withLock({ state -> Bool in
             guard state.requested, !state.starting else { return false }
             state.requested = false
             state.starting = true
             return true
         }) {
-            startAttempt()
-            attempt.withLock { $0.starting = false }
+            start(into: serial)
+            state.withLock { $0.starting = false }
         }
     }
 
-    private func startAttempt() {
+    private func start(into serial: RetryWhenRun<Element, Failure>.Serial) {
         let subscription = FlowSubscription()
-        let (admitted, previous) = attempt.withLock { state -> (Bool, FlowSubscription?) in
+        let (admitted, previous) = state.withLock { state -> (Bool, FlowSubscription?) in
             guard !state.cancelled else { return (false, nil) }
             defer { state.current = subscription }
             return (true, state.current)
@@ -124,45 +175,18 @@ final class RetryWhenRun<Element: Sendable, Failure: Error>: @unchecked Sendable
         guard admitted else { return }
         upstream.run(FlowSubscriber(
             subscription: subscription,
-            receive: { [weak self] in self?.submit(.value($0)) == true ? .more : .stop },
-            complete: { [weak self] in _ = self?.submit(.attemptEnded($0)) }
+            receive: { [self] in submit(.value($0), to: serial) },
+            complete: { [self] in _ = submit(.attemptEnded($0), to: serial) }
         ))
     }
 
-    private static func cancelAttempt(_ attempt: Lock<AttemptState>) {
-        let current = attempt.withLock { state -> FlowSubscription? in
+    /// Cancels the running attempt; no attempt starts after this.
+    func cancel() {
+        let current = state.withLock { state -> FlowSubscription? in
             state.cancelled = true
             defer { state.current = nil }
             return state.current
         }
         current?.cancel()
-    }
-
-    private func handle(_ event: Event) {
-        switch event {
-        case .value(let value):
-            if downstream.receive(value) == .stop { end(nil) }
-        case .attemptEnded(.finished):
-            end(.finished)
-        case .attemptEnded(.failure(let error)):
-            if let pendingEnd { return end(pendingEnd) }
-            waiting = true
-            failures.send(error)
-        case .trigger:
-            guard waiting else { return }
-            waiting = false
-            attempt.withLock { $0.requested = true }  // started once out of the drain
-        case .triggerEnded(let completion):
-            if waiting { end(completion) } else { pendingEnd = completion }
-        }
-    }
-
-    /// Cancels the attempt and the trigger, drops pending events, and completes downstream
-    /// (when a completion is given).
-    private func end(_ completion: FlowCompletion<Failure>?) {
-        drain.close()
-        Self.cancelAttempt(attempt)
-        triggerSubscription.cancel()
-        if let completion { downstream.complete(completion) }
     }
 }

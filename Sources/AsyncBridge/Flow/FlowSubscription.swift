@@ -192,11 +192,45 @@ struct FlowSubscriber<Element, Failure: Error>: Sendable {
 /// Per-subscription mutable state of an operator. Safe without a lock because deliveries to
 /// one subscriber are serialised.
 ///
-/// Not checked for exclusive access at run time: every use reads or writes it in one step,
-/// never across a call to user code, and the check (a runtime call on every access) was the
-/// largest single cost of a subscriber's per-value path.
+/// Unchecked: `value` is touched only by the operator's receive and complete closures, which
+/// the serial-delivery contract calls one at a time, each use reading or writing it in one step,
+/// never across a call to user code. Debug builds hold the type to that: an access that
+/// overlaps another (from a second thread, or nested on the same one) traps, naming the broken
+/// contract. Release builds keep a plain stored property, unchecked even by Swift's own
+/// exclusivity check (a runtime call on every access, and the largest single cost of a
+/// subscriber's per-value path).
 @usableFromInline
 final class SerialState<Value: Sendable>: @unchecked Sendable {
+    #if DEBUG
+    @exclusivity(unchecked)  // checked here, across threads too
+    @usableFromInline var stored: Value
+    /// 1 while an access is under way.
+    @usableFromInline let inUse = AtomicWord(0)
+
+    @inlinable
+    init(_ value: Value) {
+        self.stored = value
+    }
+
+    @inlinable
+    var value: Value {
+        _read {
+            beginAccess()
+            defer { inUse.store(0) }
+            yield stored
+        }
+        _modify {
+            beginAccess()
+            defer { inUse.store(0) }
+            yield &stored
+        }
+    }
+
+    @inlinable
+    func beginAccess() {
+        if inUse.compareExchange(expected: 0, desired: 1) != 0 { overlappingSerialStateAccess(Value.self) }
+    }
+    #else
     @exclusivity(unchecked)
     @usableFromInline var value: Value
 
@@ -204,4 +238,17 @@ final class SerialState<Value: Sendable>: @unchecked Sendable {
     init(_ value: Value) {
         self.value = value
     }
+    #endif
 }
+
+#if DEBUG
+@usableFromInline
+func overlappingSerialStateAccess(_ value: Any.Type) -> Never {
+    preconditionFailure(
+        "AsyncBridge: two accesses to an operator's per-subscription state (SerialState<\(value)>) overlapped. "
+            + "The serial-delivery contract is broken: an operator's receive and complete closures are called one event at a time "
+            + "(a source that can emit from several threads must serialise its events through a SerialDrain), "
+            + "and each use of the state is one step, never held across a call that can come back to the operator."
+    )
+}
+#endif

@@ -128,19 +128,26 @@ public final class LiveObjectScope: Sendable {
 
 }
 
-/// The scope bound now, retained for a ``LockBuffer`` being made, as the raw word it keeps;
-/// 0 when none is bound. (Not SPI: inlinable code calls it.)
+/// What counts one object in the ``LiveObjectScope`` bound when it was made: the object owns
+/// its ticket (a ``LockBuffer`` in its element), and the ticket, released with it, reports the
+/// end to the scope it holds. (Not SPI: inlinable code makes and stores it.)
 @usableFromInline
-func liveObjectScopeForNewObject() -> UInt {
-    guard let scope = LiveObjectScope.current else { return 0 }
-    scope.objectCreated()
-    return UInt(bitPattern: Unmanaged.passRetained(scope).toOpaque())
-}
+final class LiveObjectTicket: Sendable {
+    private let scope: LiveObjectScope
 
-/// Balances ``liveObjectScopeForNewObject()`` when the ``LockBuffer`` goes away.
-@usableFromInline
-func liveObjectReleased(scope word: UInt) {
-    guard let pointer = UnsafeRawPointer(bitPattern: word) else { return }
-    Unmanaged<LiveObjectScope>.fromOpaque(pointer).takeRetainedValue().objectReleased()
+    private init(_ scope: LiveObjectScope) {
+        scope.objectCreated()
+        self.scope = scope
+    }
+
+    /// A ticket of the scope bound now; `nil` when none is bound.
+    @usableFromInline
+    static func forNewObject() -> LiveObjectTicket? {
+        LiveObjectScope.current.map(LiveObjectTicket.init)
+    }
+
+    deinit {
+        scope.objectReleased()
+    }
 }
 #endif

@@ -47,7 +47,8 @@ struct Lock<State> {
     func withLock<Result, Failure: Error>(
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try buffer.withUnsafeMutablePointers { (state, mutex) throws(Failure) -> Result in
+        try buffer.withUnsafeMutablePointers { (state, element) throws(Failure) -> Result in
+            let mutex = LockBuffer<State>.mutex(of: element)
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
             return try body(&state.pointee)
@@ -68,7 +69,7 @@ struct Lock<State> {
     /// specialise (the deinitialiser of a generic class): taking it costs no generic metadata.
     @inlinable
     var mutex: LockMutex {
-        LockMutex(buffer.withUnsafeMutablePointerToElements { $0 })
+        LockMutex(buffer.withUnsafeMutablePointerToElements { LockBuffer<State>.mutex(of: $0) })
     }
 }
 
@@ -131,15 +132,15 @@ struct LockMutex: @unchecked Sendable {
 
 /// The storage behind ``Lock``: the state as the header, the mutex as the single element.
 ///
-/// In debug builds a second element's memory holds the ``LiveObjectScope`` bound when the
-/// buffer was made (retained, as a raw word; 0 for none), so tests can count live objects.
-/// Release builds have one element and no counting.
+/// In debug builds the element is a ``LockElement``: the mutex and the ticket of the
+/// ``LiveObjectScope`` bound when the buffer was made, so tests can count live objects.
+/// Release builds have the bare mutex and no counting.
 @usableFromInline
-final class LockBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
+final class LockBuffer<State>: ManagedBuffer<State, LockElement> {
     @inlinable
     static func make(_ initial: () -> State) -> LockBuffer<State> {
         #if DEBUG
-        return make(initial, scope: liveObjectScopeForNewObject())
+        return make(initial, ticket: LiveObjectTicket.forNewObject())
         #else
         let buffer = create(minimumCapacity: 1) { _ in initial() }
         buffer.withUnsafeMutablePointerToElements { initializeMutex($0) }
@@ -151,36 +152,63 @@ final class LockBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
     /// A buffer that no ``LiveObjectScope`` counts (the scope's own lock).
     @usableFromInline
     static func makeUntracked(_ initial: () -> State) -> LockBuffer<State> {
-        make(initial, scope: 0)
+        make(initial, ticket: nil)
     }
 
-    /// `scope`: a retained ``LiveObjectScope`` as a raw word, or 0; released by `deinit`.
     @inlinable
-    static func make(_ initial: () -> State, scope: UInt) -> LockBuffer<State> {
-        let buffer = create(minimumCapacity: 2) { _ in initial() }
-        buffer.withUnsafeMutablePointerToElements { elements in
-            initializeMutex(elements)
-            UnsafeMutableRawPointer(elements + 1).initializeMemory(as: UInt.self, repeating: scope, count: 1)
+    static func make(_ initial: () -> State, ticket: LiveObjectTicket?) -> LockBuffer<State> {
+        let buffer = create(minimumCapacity: 1) { _ in initial() }
+        buffer.withUnsafeMutablePointerToElements { element in
+            element.initialize(to: LockElement(mutex: PlatformMutex(), ticket: ticket))
+            initializeMutex(mutex(of: element))
         }
         return unsafeDowncast(buffer, to: LockBuffer<State>.self)
     }
     #endif
 
+    /// The mutex in this buffer's element.
     @inlinable
-    deinit {
+    static func mutex(of element: UnsafeMutablePointer<LockElement>) -> UnsafeMutablePointer<PlatformMutex> {
         #if DEBUG
-        let scope = withUnsafeMutablePointerToElements { elements in
-            UnsafeMutableRawPointer(elements + 1).load(as: UInt.self)
-        }
-        #endif
-        withUnsafeMutablePointerToElements { destroyMutex($0) }
-        #if DEBUG
-        // The state itself (the header) is destroyed just after this, by the runtime; the
-        // objects it holds that a scope counts report their own end.
-        liveObjectReleased(scope: scope)
+        element.pointer(to: \.mutex)!
+        #else
+        element
         #endif
     }
+
+    @inlinable
+    deinit {
+        withUnsafeMutablePointerToElements { element in
+            destroyMutex(Self.mutex(of: element))
+            #if DEBUG
+            // Releases the ticket, which reports the end to its scope. The state itself (the
+            // header) is destroyed just after this, by the runtime; the objects it holds that a
+            // scope counts report their own end.
+            element.deinitialize(count: 1)
+            #endif
+        }
+    }
 }
+
+#if DEBUG
+/// A ``LockBuffer``'s element in debug builds: the mutex, and the ticket that counts the
+/// buffer in a ``LiveObjectScope`` (`nil` when none was bound), released with the buffer.
+@usableFromInline
+struct LockElement {
+    @usableFromInline var mutex: PlatformMutex
+    @usableFromInline let ticket: LiveObjectTicket?
+
+    @inlinable
+    init(mutex: PlatformMutex, ticket: LiveObjectTicket?) {
+        self.mutex = mutex
+        self.ticket = ticket
+    }
+}
+#else
+/// A ``LockBuffer``'s element in release builds: the bare mutex.
+@usableFromInline
+typealias LockElement = PlatformMutex
+#endif
 
 /// The mutex of a ``LockBuffer``, for another buffer with the same layout (the state as the
 /// header, the mutex as the single element), which keeps the platform's calls in this file.
