@@ -484,7 +484,19 @@ struct FlowValuesTests {
     @Test func sharedFlowBroadcastsToEveryConsumer() async {
         let subject = LiveSubject<Int, Never>()
         let subscribed = Countdown(4)
-        let shared = subject.flow.share().handleEvents(onSubscribe: { subscribed.arrive() })
+        let share = subject.flow.share()
+        // Tells of each consumer once the share holds it (`handleEvents(onSubscribe:)` would
+        // tell before, and a value sent meanwhile would pass that consumer by).
+        let shared = Flow<Int, Never>.create { emitter in
+            let token = share.subscribe { event in
+                switch event {
+                case .value(let value): emitter.send(value)
+                case .finished: emitter.finish()
+                }
+            }
+            subscribed.arrive()
+            emitter.onCancel { token.cancel() }
+        }
         let consumers = (0..<4).map { _ in
             Task {
                 var received: [Int] = []
