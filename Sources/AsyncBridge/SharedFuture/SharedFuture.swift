@@ -42,7 +42,7 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
     /// operation returns without having completed. The call keeps the operation's cancel action.
     @inlinable
     init(runningFirstRun reporter: MisuseReporter) {
-        storage = .make(Machine(runningFirstRun: reporter))
+        storage = .make(Machine(firstConsumerArrived: reporter, started: true))
     }
 
     @inlinable
@@ -240,7 +240,7 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         work: @escaping @Sendable (FutureCompleter<Success, Failure>) -> CancelAction?
     ) -> UnstartedRun {
         let reporter = MisuseReporter.current(.operator, fileID: fileID, line: line)
-        return UnstartedRun(future: SharedFuture(storage: .make(Machine(firstConsumerArrived: reporter))), operation: .adapted(work))
+        return UnstartedRun(future: SharedFuture(storage: .make(Machine(firstConsumerArrived: reporter, started: false))), operation: .adapted(work))
     }
 
     @inlinable
