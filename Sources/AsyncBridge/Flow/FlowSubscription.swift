@@ -194,7 +194,8 @@ struct FlowSubscriber<Element, Failure: Error>: Sendable {
 ///
 /// Unchecked: `value` is touched only by the operator's receive and complete closures, which
 /// the serial-delivery contract calls one at a time, each use reading or writing it in one step,
-/// never across a call to user code. Debug builds hold the type to that: an access that
+/// never across a call that can come back into the operator (a reducer's `inout` step runs
+/// inside one access, and under the contract cannot). Debug builds hold the type to that: an access that
 /// overlaps another (from a second thread, or nested on the same one) traps, naming the broken
 /// contract. Release builds keep a plain stored property, unchecked even by Swift's own
 /// exclusivity check (a runtime call on every access, and the largest single cost of a
