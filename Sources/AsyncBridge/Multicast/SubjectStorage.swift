@@ -76,7 +76,6 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
         downstream.subscription.onCancel { [weak self] in self?.remove(id) }
         let (action, replaced) = state.withLock { $0.subscribeJoiningAtOnce(subscriber) }
         _ = replaced  // released here, outside the lock
-        if case .none = action { return }
         perform(action)
     }
 

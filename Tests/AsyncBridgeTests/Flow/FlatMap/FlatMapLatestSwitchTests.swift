@@ -87,11 +87,7 @@ struct FlatMapLatestSwitchTests {
             let cancels = SharedLock(0)
             let outer = ManualOuterFlow<Int, Never>()
             let recorder = FlowRecorder(outer.flow.flatMapLatest { index in
-                Flow<Int, Never>.create { emitter in
-                    subscribed.withLock { $0 += 1 }
-                    emitter.send(index)
-                    emitter.onCancel { cancels.withLock { $0 += 1 } }
-                }
+                countedInner(index, subscribed: subscribed, cancels: cancels)
             })
             for index in 0..<3 { outer.send(index) }
             DispatchQueue.concurrentPerform(iterations: 2) { thread in
@@ -112,13 +108,8 @@ struct FlatMapLatestSwitchTests {
         let cancels = SharedLock(0)
         let outer = ManualOuterFlow<Int, Never>()
         let recorder = FlowRecorder(outer.flow.flatMapLatest { index in
-            Flow<Int, Never>.create { emitter in
-                subscribed.withLock { $0 += 1 }
-                emitter.send(index)
-                emitter.onCancel {
-                    cancels.withLock { $0 += 1 }
-                    if index == 1 { recorderBox.withLock { $0 }?.cancel() }
-                }
+            countedInner(index, subscribed: subscribed, cancels: cancels) {
+                if index == 1 { recorderBox.withLock { $0 }?.cancel() }
             }
         })
         recorderBox.withLock { $0 = recorder }
@@ -167,5 +158,23 @@ struct FlatMapLatestSwitchTests {
         emitters.withLock { $0[3] }?.send(3)
         emitters.withLock { $0[3] }?.finish()
         #expect(recorder.events == [.value(3), .finished])
+    }
+
+    /// An inner that sends `index`, counting its subscriptions in `subscribed` and its
+    /// cancellations in `cancels` (then running `onCancel`).
+    func countedInner(
+        _ index: Int,
+        subscribed: SharedLock<Int>,
+        cancels: SharedLock<Int>,
+        onCancel: @escaping @Sendable () -> Void = {}
+    ) -> Flow<Int, Never> {
+        Flow<Int, Never>.create { emitter in
+            subscribed.withLock { $0 += 1 }
+            emitter.send(index)
+            emitter.onCancel {
+                cancels.withLock { $0 += 1 }
+                onCancel()
+            }
+        }
     }
 }
