@@ -1,4 +1,4 @@
-import AsyncBridge
+@_spi(AsyncBridgeInternals) import AsyncBridge
 import Dispatch
 import OpenCombine
 
@@ -21,10 +21,18 @@ let oneShotAndFlowCases: [BenchmarkCase] = [
     BenchmarkCase(
         id: "callback-to-async-later",
         peer: "withCheckedThrowingContinuation",
-        ratio: .overFloor(atMost: nil),
+        ratio: .overFloor(atMost: 1),
         allocations: .counted,
         ours: callbackToAsyncLater,
         peerBody: callbackToAsyncLaterFloor
+    ),
+    BenchmarkCase(
+        id: "callback-to-async-later",
+        peer: "cancellable checked continuation",
+        ratio: .overFloor(atMost: nil),
+        allocations: .counted,
+        ours: callbackToAsyncLater,
+        peerBody: callbackToAsyncLaterCancellable
     ),
     BenchmarkCase(
         id: "future-await",
@@ -156,6 +164,49 @@ func callbackToAsyncLaterFloor(_ iterations: Int) async throws {
             completeLater(input) { continuation.resume(with: $0) }
         }
         blackHole(value)
+    }
+}
+
+/// What a hand-written bridge needs to do what `withCompletion`'s cancellable overload does:
+/// leave when the task is cancelled and run the API's cancel action. The continuation sits in
+/// a lock, so that the completion and the cancellation handler resume it once between them.
+func callbackToAsyncLaterCancellable(_ iterations: Int) async throws {
+    for i in 0..<iterations {
+        let input = opaque(i)
+        let call = SharedLock(HandWrittenCall.starting)
+        let cancelAction: @Sendable () -> Void = {}
+        let value = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+                let cancelled = call.withLock { state -> Bool in
+                    guard case .starting = state else { return true }
+                    state = .waiting(continuation)
+                    return false
+                }
+                if cancelled { return continuation.resume(throwing: CancellationError()) }
+                completeLater(input) { result in call.withLock { $0.take() }?.resume(with: result) }
+            }
+        } onCancel: {
+            guard let continuation = call.withLock({ $0.take() }) else { return }
+            cancelAction()
+            continuation.resume(throwing: CancellationError())
+        }
+        blackHole(value)
+    }
+}
+
+/// The hand-written bridge's state: the continuation, until the completion or the cancellation
+/// takes it.
+enum HandWrittenCall: Sendable {
+    case starting
+    case waiting(CheckedContinuation<Int, any Error>)
+    case over
+
+    /// The continuation to resume, once: `nil` after the first call (and before the wait,
+    /// when a cancellation marks the call over).
+    mutating func take() -> CheckedContinuation<Int, any Error>? {
+        defer { self = .over }
+        guard case .waiting(let continuation) = self else { return nil }
+        return continuation
     }
 }
 
