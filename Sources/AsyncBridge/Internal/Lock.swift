@@ -216,10 +216,17 @@ typealias LockElement = PlatformMutex
 typealias PlatformMutex = pthread_mutex_t
 
 /// Initialises the mutex of a ``LockBuffer`` or of another buffer with the same layout.
+///
+/// glibc's and musl's `PTHREAD_MUTEX_INITIALIZER` is all zeros, so there a default mutex is
+/// written rather than made by a call (every subscription, future and completer makes one).
 @inlinable
 func initializeMutex(_ mutex: UnsafeMutablePointer<PlatformMutex>) {
+    #if canImport(Glibc) || canImport(Musl)
+    mutex.initialize(to: PlatformMutex())
+    #else
     let status = pthread_mutex_init(mutex, nil)
     precondition(status == 0, "pthread_mutex_init failed: \(status)")
+    #endif
 }
 
 /// Destroys a mutex made by ``initializeMutex(_:)``.
