@@ -37,10 +37,8 @@ final class SerialDrain<Event: Sendable>: @unchecked Sendable {
         @usableFromInline var receiver: Receiver?
         @usableFromInline var closed = false
         @usableFromInline var delivering = false
-        /// Events waiting, from `head` on. A slot is emptied as its event is taken for delivery,
-        /// so resetting the queue releases nothing under the lock.
-        @usableFromInline var queue: [Event?] = []
-        @usableFromInline var head = 0
+        /// Events waiting. Taking one moves it out, so nothing is released under the lock.
+        @usableFromInline var queue = RingBuffer<Event>()
 
         @inlinable
         init(deliver: @escaping (SerialDrain, Event) -> Void) {
@@ -78,18 +76,13 @@ final class SerialDrain<Event: Sendable>: @unchecked Sendable {
         var open = true
         var released: Receiver?
         while let next = state.withLock({ state -> Event? in
-            guard !state.closed, state.head < state.queue.count else {
+            guard !state.closed, let next = state.queue.popFirst() else {
                 open = !state.closed
                 state.delivering = false
                 if state.closed { released = state.receiver.take() }  // closed while delivering
-                if state.head != 0 {  // else the queue is empty already: nothing to reset
-                    state.queue.removeAll(keepingCapacity: true)
-                    state.head = 0
-                }
                 return nil
             }
-            defer { state.head += 1 }
-            return state.queue[state.head].take()
+            return next
         }) {
             receiver._withUnsafeGuaranteedRef { $0.deliver(self, next) }
         }
@@ -115,13 +108,9 @@ final class SerialDrain<Event: Sendable>: @unchecked Sendable {
     /// finished its event, which still arrives.
     @inlinable
     func close() {
-        let released = state.withLock { state -> (Receiver?, [Event?]) in
-            defer {
-                state.closed = true
-                state.queue = []
-                state.head = 0
-            }
-            return (state.delivering ? nil : state.receiver.take(), state.queue)
+        let released = state.withLock { state -> (Receiver?, RingBuffer<Event>) in
+            state.closed = true
+            return (state.delivering ? nil : state.receiver.take(), state.queue.takeAll())
         }
         _ = released  // released outside the lock
     }
