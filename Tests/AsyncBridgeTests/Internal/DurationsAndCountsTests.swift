@@ -19,7 +19,7 @@ struct DurationsAndCountsTests {
         ("delaySubscription -1", "delaySubscription(for:) needs a duration of at least zero, got -1.0 seconds"),
         ("collect(within:) -1", "collect(within:maxCount:) needs a timeSpan of at least zero, got -1.0 seconds"),
         ("timer(after:) -1", "Flow.timer(after:period:) needs a delay of at least zero, got -1.0 seconds"),
-        ("interval 0", "Flow.timer(after:period:) needs a period of more than zero, got 0.0 seconds"),
+        ("interval 0", "Flow.interval(_:) needs a period of more than zero, got 0.0 seconds"),
         ("debounce tolerance -1", "debounce(for:) needs a tolerance of at least zero, got -1.0 seconds"),
         ("Flow.timeout 0", "timeout(_:) needs a duration of more than zero, got 0.0 seconds"),
         ("Flow.timeout -1", "timeout(_:) needs a duration of more than zero, got -1.0 seconds"),

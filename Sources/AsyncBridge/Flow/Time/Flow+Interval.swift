@@ -23,7 +23,10 @@ extension Flow where Element == Int, Failure == Never {
         tolerance: C.Duration? = nil,
         clock: C = ContinuousClock()
     ) -> Flow {
-        timer(after: period, period: period, tolerance: tolerance, clock: clock)
+        // Checked here too, so that a report names the operator the caller called.
+        checkDuration(period, of: "Flow.interval(_:)", named: "period", allowingZero: false)
+        checkTolerance(tolerance, of: "Flow.interval(_:)")
+        return timer(after: period, period: period, tolerance: tolerance, clock: clock)
     }
 
     /// Sends 0 once `delay` has passed after subscribing; then, with a `period`, 1, 2, … one
