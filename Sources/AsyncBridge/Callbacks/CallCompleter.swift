@@ -147,25 +147,26 @@ extension CallCompleterState {
     }
 }
 
-/// The storage behind ``CallCompleter``: the state as the header, the mutex as the single
-/// element (the layout of ``LockBuffer``, with a deinitialiser of its own).
+/// The storage behind ``CallCompleter``: the layout of ``LockBuffer`` (the state as the header,
+/// a ``LockElement`` as the single element, counted by a ``LiveObjectScope`` in debug builds),
+/// with a deinitialiser of its own.
 @usableFromInline
 final class CallCompleterBuffer<Success: Sendable, Failure: Error>:
-    ManagedBuffer<CallCompleterState<Success, Failure>, PlatformMutex>
+    ManagedBuffer<CallCompleterState<Success, Failure>, LockElement>
 {
     @usableFromInline typealias State = CallCompleterState<Success, Failure>
 
     @inlinable
     static func make(slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>>, reporter: MisuseReporter) -> CallCompleterBuffer {
         let buffer = create(minimumCapacity: 1) { _ in State(slot: slot, reporter: reporter) }
-        buffer.withUnsafeMutablePointerToElements { initializeMutex($0) }
+        buffer.withUnsafeMutablePointerToElements { initializeLockElement($0) }
         return unsafeDowncast(buffer, to: CallCompleterBuffer.self)
     }
 
     @inlinable
     func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-        withUnsafeMutablePointers { state, mutex in
-            let lock = LockMutex(mutex)
+        withUnsafeMutablePointers { state, element in
+            let lock = LockMutex(lockElementMutex(element))
             lock.lock()
             defer { lock.unlock() }
             return body(&state.pointee)
@@ -176,7 +177,7 @@ final class CallCompleterBuffer<Success: Sendable, Failure: Error>:
     deinit {
         let wasCalled = withLock { $0.called }
         if !wasCalled { completionNeverCalled() }
-        withUnsafeMutablePointerToElements { destroyMutex($0) }
+        withUnsafeMutablePointerToElements { destroyLockElement($0) }
     }
 
     /// The completion was released without being called: the caller, waiting on the future,

@@ -6,9 +6,9 @@
 /// What it counts: every ``Lock`` (a `LockBuffer`), which is where every stateful object of
 /// the package keeps its state — subjects and their subscribers, `FlowSubscription`s,
 /// `SerialDrain`s, flatMap, `share`, `SharedFuture`, `values`, `BroadcastChannel`, `SingleFlight`,
-/// retry and timer storage, `CancellationToken`s. A leaked subscriber chain holds at least one
-/// of them. (`CallCompleterBuffer` and `SerialState` have no `Lock` and are not counted; each
-/// lives inside an object that has one: a `SharedFuture`'s run, an operator's subscriber.)
+/// retry and timer storage, `CancellationToken`s — and `withCompletion`'s completer, which has
+/// the same layout. A leaked subscriber chain holds at least one of them. (`SerialState` has no
+/// lock and is not counted; it lives inside an operator's subscriber, which has one.)
 ///
 /// Why a scope rather than a global total (RxSwift's `Resources.total`): Swift Testing runs
 /// tests in parallel, in one process, so a global count moves with every other test, and

@@ -143,7 +143,7 @@ final class LockBuffer<State>: ManagedBuffer<State, LockElement> {
         return make(initial, ticket: LiveObjectTicket.forNewObject())
         #else
         let buffer = create(minimumCapacity: 1) { _ in initial() }
-        buffer.withUnsafeMutablePointerToElements { initializeMutex($0) }
+        buffer.withUnsafeMutablePointerToElements { initializeLockElement($0) }
         return unsafeDowncast(buffer, to: LockBuffer<State>.self)
         #endif
     }
@@ -158,10 +158,7 @@ final class LockBuffer<State>: ManagedBuffer<State, LockElement> {
     @inlinable
     static func make(_ initial: () -> State, ticket: LiveObjectTicket?) -> LockBuffer<State> {
         let buffer = create(minimumCapacity: 1) { _ in initial() }
-        buffer.withUnsafeMutablePointerToElements { element in
-            element.initialize(to: LockElement(mutex: PlatformMutex(), ticket: ticket))
-            initializeMutex(mutex(of: element))
-        }
+        buffer.withUnsafeMutablePointerToElements { initializeLockElement($0, ticket: ticket) }
         return unsafeDowncast(buffer, to: LockBuffer<State>.self)
     }
     #endif
@@ -169,25 +166,56 @@ final class LockBuffer<State>: ManagedBuffer<State, LockElement> {
     /// The mutex in this buffer's element.
     @inlinable
     static func mutex(of element: UnsafeMutablePointer<LockElement>) -> UnsafeMutablePointer<PlatformMutex> {
-        #if DEBUG
-        element.pointer(to: \.mutex)!
-        #else
-        element
-        #endif
+        lockElementMutex(element)
     }
 
+    // The state itself (the header) is destroyed just after this, by the runtime; the objects
+    // it holds that a scope counts report their own end.
     @inlinable
     deinit {
-        withUnsafeMutablePointerToElements { element in
-            destroyMutex(Self.mutex(of: element))
-            #if DEBUG
-            // Releases the ticket, which reports the end to its scope. The state itself (the
-            // header) is destroyed just after this, by the runtime; the objects it holds that a
-            // scope counts report their own end.
-            element.deinitialize(count: 1)
-            #endif
-        }
+        withUnsafeMutablePointerToElements { destroyLockElement($0) }
     }
+}
+
+/// Initialises the element of a ``LockBuffer``, or of another buffer with its layout (the
+/// state as the header, a ``LockElement`` as the single element): the mutex, and in debug
+/// builds the ticket of the ``LiveObjectScope`` bound now, which counts the buffer.
+@inlinable
+func initializeLockElement(_ element: UnsafeMutablePointer<LockElement>) {
+    #if DEBUG
+    initializeLockElement(element, ticket: LiveObjectTicket.forNewObject())
+    #else
+    initializeMutex(element)
+    #endif
+}
+
+#if DEBUG
+/// ``initializeLockElement(_:)`` with the ticket given (`nil`: not counted).
+@inlinable
+func initializeLockElement(_ element: UnsafeMutablePointer<LockElement>, ticket: LiveObjectTicket?) {
+    element.initialize(to: LockElement(mutex: PlatformMutex(), ticket: ticket))
+    initializeMutex(lockElementMutex(element))
+}
+#endif
+
+/// The mutex in a ``LockElement``.
+@inlinable
+func lockElementMutex(_ element: UnsafeMutablePointer<LockElement>) -> UnsafeMutablePointer<PlatformMutex> {
+    #if DEBUG
+    element.pointer(to: \.mutex)!
+    #else
+    element
+    #endif
+}
+
+/// Destroys what ``initializeLockElement(_:)`` made; in debug builds, releases the ticket,
+/// which reports the buffer's end to its scope.
+@inlinable
+func destroyLockElement(_ element: UnsafeMutablePointer<LockElement>) {
+    destroyMutex(lockElementMutex(element))
+    #if DEBUG
+    element.deinitialize(count: 1)
+    #endif
 }
 
 #if DEBUG

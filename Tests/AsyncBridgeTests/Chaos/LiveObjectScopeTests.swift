@@ -60,5 +60,16 @@ struct LiveObjectScopeTests {
         #expect(released.withLock { $0 })
         _ = subject
     }
+
+    @Test func countsTheCompleterOfAWithCompletionCallWhileItRuns() async throws {
+        let scope = LiveObjectScope()
+        let aliveDuringTheCall = try await scope.track {
+            try await withCompletion { (completion: @escaping @Sendable (Result<Int, Never>) -> Void) in
+                completion(.success(scope.alive))
+            }
+        }
+        #expect(aliveDuringTheCall == 1, "the call's completer")
+        #expect(scope.alive == 0)
+    }
 }
 #endif
