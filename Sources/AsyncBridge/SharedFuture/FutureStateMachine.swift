@@ -1,11 +1,11 @@
-/// A cancel action handed back by an operation: it stops the work, and AsyncBridge calls it at
-/// most once, only while the work is still running.
+/// A cancel action an operation registers with `onCancel`: it stops the work, and AsyncBridge
+/// calls it at most once, only while the work is still running.
 ///
 /// ```swift
-/// let future = SharedFuture<Data, any Error> { completion in
+/// let future = SharedFuture<Data, any Error> { completion, onCancel in
 ///     let task = session.dataTask(with: url) { data, _, error in completion(data, error) }
 ///     task.resume()
-///     return { task.cancel() }
+///     onCancel { task.cancel() }
 /// }
 /// ```
 public typealias CancelAction = @Sendable () -> Void
