@@ -9,24 +9,35 @@
 // executor and back even when it never suspends.
 
 extension SharedFuture {
-    /// Runs `start` with a fresh ``CallCompleter`` and waits for its completion: at once when
-    /// it came while `start` ran, on a single-consumer future otherwise. Misuse reports name
-    /// `bridge`, called at `fileID:line`. When the wait ends by cancellation, the cancel action
-    /// `start` returned runs here, back on the caller's actor.
+    /// Runs `start` with a fresh ``FutureCompleter`` and waits for its completion: at once when
+    /// it came while `start` ran, on a single-consumer future otherwise (left at once if the
+    /// task was cancelled meanwhile). Misuse reports name `bridge`, called at `fileID:line`.
+    /// When the wait ends by cancellation, the cancel action `start` returned runs here, back
+    /// on the caller's actor.
     @inlinable @inline(__always)
     static func bridge(
         isolation: isolated (any Actor)?,
         _ bridge: MisuseBridge,
         _ fileID: StaticString,
         _ line: UInt,
-        _ start: (CallCompleter<Success, Failure>) -> (() -> Void)?
+        _ start: (FutureCompleter<Success, Failure>) -> (() -> Void)?
     ) async throws -> Success {
         var cancel: (() -> Void)?
-        let outcome: FutureOutcome<Success, Failure>?
-        switch CallCompleter.start(reporter: .current(bridge, fileID: fileID, line: line), { cancel = start($0) }) {
-        case .served(let served): outcome = served
-        case .waiting(let future): outcome = await future.wait(1, 1, isolation: isolation)
+        var waiting: SharedFuture<Success, Failure>?
+        let reporter = MisuseReporter.current(bridge, fileID: fileID, line: line)
+        // Decided while the completer is held, so that a cancellation wins over a dropped block.
+        var outcome = FutureCompleter.start(
+            reporter: reporter,
+            { cancel = start($0) },
+            forwardingTo: { (SharedFuture(runningFirstRun: reporter), 1) }
+        ) { started -> FutureOutcome<Success, Failure>? in
+            switch started {
+            case .completed(let outcome): return outcome
+            case .forwarding(let future) where Task.isCancelled: return future.firstConsumerLeavesFirstRun()
+            case .forwarding(let future): waiting = future; return nil
+            }
         }
+        if let waiting { outcome = await waiting.wait(1, 1, isolation: isolation) }
         guard let outcome else {
             cancel?()
             throw CancellationError()

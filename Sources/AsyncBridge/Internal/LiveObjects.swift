@@ -6,8 +6,8 @@
 /// What it counts: every ``Lock`` (a `LockBuffer`), which is where every stateful object of
 /// the package keeps its state — subjects and their subscribers, `FlowSubscription`s,
 /// `SerialDrain`s, flatMap, `share`, `SharedFuture`, `values`, `BroadcastChannel`, `SingleFlight`,
-/// retry and timer storage, `CancellationToken`s — and `withCompletion`'s completer, which has
-/// the same layout. A leaked subscriber chain holds at least one of them. (`SerialState` has no
+/// retry and timer storage, `CancellationToken`s — and the completer (`FutureCompleter`), which
+/// has the same layout. A leaked subscriber chain holds at least one of them. (`SerialState` has no
 /// lock and is not counted; it lives inside an operator's subscriber, which has one.)
 ///
 /// Why a scope rather than a global total (RxSwift's `Resources.total`): Swift Testing runs

@@ -55,22 +55,6 @@ struct Lock<State> {
         }
     }
 
-    /// Reads the state without taking the lock.
-    ///
-    /// Only for state that the calling thread itself wrote under the lock and that nobody
-    /// writes any more (a terminal state): the thread's own program order makes the read safe,
-    /// and other threads only read it too. Anything else is a data race.
-    @inlinable
-    func withUnsynchronizedState<Result>(_ body: (State) -> Result) -> Result {
-        buffer.withUnsafeMutablePointerToHeader { body($0.pointee) }
-    }
-
-    /// The bare mutex, valid while this lock is alive. For code that the compiler cannot
-    /// specialise (the deinitialiser of a generic class): taking it costs no generic metadata.
-    @inlinable
-    var mutex: LockMutex {
-        LockMutex(buffer.withUnsafeMutablePointerToElements { LockBuffer<State>.mutex(of: $0) })
-    }
 }
 
 extension Lock: @unchecked Sendable where State: Sendable {

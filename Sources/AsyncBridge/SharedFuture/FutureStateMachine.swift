@@ -290,20 +290,12 @@ struct FutureStateMachine<Success: Sendable, Failure: Error>: Sendable {
         /// The run's cancel action, which will never run: released outside the lock for the
         /// same reason (a guard it owns may call the completion from its `deinit`).
         @usableFromInline var releasedCancel: CancelAction?
-        /// The run had not handed back its cancel action yet: its operation is still starting.
-        @usableFromInline var whileStarting: Bool
 
         @inlinable
-        init(
-            _ consumers: FutureConsumers<Success, Failure>?,
-            released: Operation?,
-            releasedCancel: CancelAction?,
-            whileStarting: Bool
-        ) {
+        init(_ consumers: FutureConsumers<Success, Failure>?, released: Operation?, releasedCancel: CancelAction?) {
             self.consumers = consumers
             self.released = released
             self.releasedCancel = releasedCancel
-            self.whileStarting = whileStarting
         }
     }
 
@@ -456,22 +448,9 @@ struct FutureStateMachine<Success: Sendable, Failure: Error>: Sendable {
         guard case .running(run, let cancel, let consumers) = state else { return nil }
         state = .finished(generation: run, outcome: outcome)
         let action: CancelAction?
-        let whileStarting: Bool
-        switch cancel {
-        case .starting: (action, whileStarting) = (nil, true)
-        case .started(let started): (action, whileStarting) = (started, false)
-        }
+        if case .started(let started) = cancel { action = started } else { action = nil }
         let listening: FutureConsumers<Success, Failure>?
         if case .one(_, .arrived) = consumers { listening = nil } else { listening = consumers }
-        return Completion(listening, released: operation.take(), releasedCancel: action, whileStarting: whileStarting)
-    }
-
-    /// The outcome of run `generation`, which has finished.
-    @inlinable
-    func outcome(ofFinished run: UInt64) -> FutureOutcome<Success, Failure> {
-        guard case .finished(run, let outcome) = state else {
-            preconditionFailure("Internal inconsistency: a run that completed while starting is not finished")
-        }
-        return outcome
+        return Completion(listening, released: operation.take(), releasedCancel: action)
     }
 }

@@ -38,8 +38,9 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
     }
 
     /// A future without an operation whose first run is in progress, with one consumer that has
-    /// not started listening: what a `withCompletion` call waits on (``CallCompleter``) when its
-    /// operation returns without having completed. The call keeps the operation's cancel action.
+    /// not started listening: what a `withCompletion` call waits on when its operation returns
+    /// without having completed (its ``FutureCompleter`` forwards there). The call keeps the
+    /// operation's cancel action.
     @inlinable
     init(runningFirstRun reporter: MisuseReporter) {
         storage = .make(Machine(firstConsumerArrived: reporter, started: true))
@@ -111,21 +112,27 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
 
     /// A consumer arrives: it gets the stored outcome, or joins the run in progress, or starts
     /// a run (outside the lock) and gets its outcome if the run completed synchronously.
-    @inlinable
+    @inlinable @inline(__always)
     func arrive(inTask: Bool) -> Arrival {
         var operation: Machine.Operation?
-        switch storage.withLock({ $0.arrive(operation: &operation) }) {
+        var reporter: MisuseReporter?
+        let arrival = storage.withLock { machine in
+            let arrival = machine.arrive(operation: &operation)
+            if case .starting = arrival { reporter = machine.reporter }
+            return arrival
+        }
+        switch arrival {
         case .finished(let outcome):
             return .served(outcome)
         case .joining(let id, let generation):
             return .waiting(id: id, generation: generation)
         case .starting(let id, let generation):
-            return run(id, generation, operation, inTask: inTask)
+            return run(id, generation, operation, reporter.unsafelyUnwrapped, inTask: inTask)
         }
     }
 
     /// Consumer `id` starts run `generation`, outside the lock, with the stored `operation`,
-    /// and records the cancel action it hands back.
+    /// whose misuse goes to `reporter`, and records the cancel action it hands back.
     ///
     /// A consumer that awaits (`inTask`) and was cancelled while the run started leaves at once,
     /// before the completer is released, so the cancellation wins over a dropped block.
@@ -134,26 +141,30 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         _ id: UInt64,
         _ generation: UInt64,
         _ operation: Machine.Operation?,
+        _ reporter: MisuseReporter,
         inTask: Bool
     ) -> Arrival {
         guard case .some = operation else {
             preconditionFailure("Internal inconsistency: a future with no operation was started")
         }
-        let completer = FutureCompleter(self, generation: generation)
+        var cancel: CancelAction?
         // `unsafelyUnwrapped` borrows the operation: `map` would add reabstraction thunks and
         // `if let` a copy.
-        let cancel = operation.unsafelyUnwrapped.start(completer)
-        let started = withExtendedLifetime(completer) { () -> Machine.Start in
-            // Completed synchronously on this thread, which recorded the terminal state under
-            // the lock and so reads it without; the cancel action is dropped unused.
-            if completer.completedWhileStarting {
-                return .finished(storage.withUnsynchronizedState { $0.outcome(ofFinished: generation) })
+        let starting = FutureCompleter.start(
+            reporter: reporter,
+            { cancel = operation.unsafelyUnwrapped.start($0) },
+            forwardingTo: { (self, generation) }
+        ) { started -> Machine.Start in
+            if case .completed(let outcome) = started {
+                // The run ended while it started: its cancel action is dropped unused.
+                completeRun(generation, outcome)
+                return .finished(outcome)
             }
-            let started = storage.withLock { $0.started(generation, cancel: cancel) }
-            guard case .running = started, inTask, Task.isCancelled else { return started }
+            let starting = storage.withLock { $0.started(generation, cancel: cancel) }
+            guard case .running = starting, inTask, Task.isCancelled else { return starting }
             return storage.withLock { $0.starterLeaves(id, generation) }
         }
-        switch started {
+        switch starting {
         case .finished(let outcome):
             return .served(outcome)
         case .running:
@@ -215,17 +226,19 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         /// future is not idle, and others may join the run.
         @usableFromInline let future: SharedFuture<Success, Failure>
         @usableFromInline let operation: Machine.Operation
+        @usableFromInline let reporter: MisuseReporter
 
         @inlinable
-        init(future: SharedFuture<Success, Failure>, operation: Machine.Operation) {
+        init(future: SharedFuture<Success, Failure>, operation: Machine.Operation, reporter: MisuseReporter) {
             self.future = future
             self.operation = operation
+            self.reporter = reporter
         }
 
-        /// The first consumer (id 1) starts run 1, as ``SharedFuture/run(_:_:_:inTask:)`` does.
+        /// The first consumer (id 1) starts run 1, as ``SharedFuture/run(_:_:_:_:inTask:)`` does.
         @inlinable
         func start(inTask: Bool) -> Arrival {
-            future.run(1, 1, operation, inTask: inTask)
+            future.run(1, 1, operation, reporter, inTask: inTask)
         }
     }
 
@@ -240,7 +253,8 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         work: @escaping @Sendable (FutureCompleter<Success, Failure>) -> CancelAction?
     ) -> UnstartedRun {
         let reporter = MisuseReporter.current(.operator, fileID: fileID, line: line)
-        return UnstartedRun(future: SharedFuture(storage: .make(Machine(firstConsumerArrived: reporter, started: false))), operation: .adapted(work))
+        let future = SharedFuture(storage: .make(Machine(firstConsumerArrived: reporter, started: false)))
+        return UnstartedRun(future: future, operation: .adapted(work), reporter: reporter)
     }
 
     @inlinable
@@ -267,11 +281,11 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         storage.withLock { $0.consumerCount }
     }
 
-    /// Ends run 1 of a future made with `init(runningFirstRun:)` with `outcome` and tells its
-    /// consumer; `false` when the consumer had left.
+    /// Ends run `generation` with `outcome` and tells its consumers; `false` when the run had
+    /// ended (abandoned by every consumer) or is another one.
     @inlinable @discardableResult
-    func completeFirstRun(_ outcome: FutureOutcome<Success, Failure>) -> Bool {
-        guard let completion = storage.withLock({ $0.complete(1, outcome) }) else { return false }
+    func completeRun(_ generation: UInt64, _ outcome: FutureOutcome<Success, Failure>) -> Bool {
+        guard let completion = storage.withLock({ $0.complete(generation, outcome) }) else { return false }
         completion.consumers?.deliver(outcome)
         return true
     }
@@ -297,95 +311,5 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         let departure = storage.withLock { $0.remove(id) }
         departure.cancel?()
         departure.consumer?.deliver(nil)
-    }
-}
-
-/// The completion side of one run of a `SharedFuture`. The completion blocks handed to APIs capture
-/// it; when it is released without having been called, the run ends with
-/// ``AsyncBridgeError/completionNeverCalled`` instead of hanging.
-@usableFromInline
-final class FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
-    @usableFromInline typealias Machine = FutureStateMachine<Success, Failure>
-    @usableFromInline let future: SharedFuture<Success, Failure>
-    @usableFromInline let generation: UInt64
-    /// The future's mutex, for the deinitialiser's fast path.
-    @usableFromInline let mutex: LockMutex
-    /// Guarded by the future's lock, hence unchecked.
-    @exclusivity(unchecked) @usableFromInline var called = false
-    /// The thread that starts the run (and makes this completer).
-    @usableFromInline let starter: ThreadIdentity
-    /// The completion was called synchronously, on the starter's thread, while the operation
-    /// was starting: the starter takes the outcome without another critical section.
-    ///
-    /// Written and read only on the starter's thread, so its program order orders every access.
-    @exclusivity(unchecked) @usableFromInline var completedWhileStarting = false
-
-    @inlinable
-    init(_ future: SharedFuture<Success, Failure>, generation: UInt64) {
-        self.future = future
-        self.generation = generation
-        self.mutex = future.storage.mutex
-        self.starter = .current
-    }
-
-    /// Delivers the run's outcome; a second call is ignored and reported.
-    @inlinable
-    func complete(_ outcome: FutureOutcome<Success, Failure>) {
-        switch call(outcome) {
-        case .first(let completion?, _): completion.consumers?.deliver(outcome)
-        case .first(nil, _): break
-        case .again(let reporter): reporter.report(.completionCalledMoreThanOnce, failure: Failure.self)
-        }
-    }
-
-    /// Delivers a `Result`: what completion blocks of every shape end up calling.
-    @inlinable
-    func resolve(_ result: Result<Success, Failure>) {
-        complete(FutureOutcome(result))
-    }
-
-    /// What a call of the completion did.
-    @usableFromInline
-    enum Call {
-        /// The first call: what the future's run had to do (`nil` if it had been abandoned).
-        case first(Machine.Completion?, MisuseReporter)
-        /// A later call.
-        case again(MisuseReporter)
-    }
-
-    /// Records a call of the completion, under the future's lock.
-    @inlinable
-    func call(_ outcome: FutureOutcome<Success, Failure>) -> Call {
-        future.storage.withLock { machine -> Call in
-            if called { return .again(machine.reporter) }
-            called = true
-            let completion = machine.complete(generation, outcome)
-            // While the run is starting, its starter is inside the operation: a call on its
-            // thread is a synchronous one, nested in that operation.
-            if let completion, completion.whileStarting, starter.isCurrent { completedWhileStarting = true }
-            return .first(completion, machine.reporter)
-        }
-    }
-
-    // The deinitialiser is compiled unspecialised, so the common case (the completion was
-    // called) only reads a flag, without the lock on the starter's thread (the only writer of
-    // `completedWhileStarting`), under the non-generic mutex elsewhere.
-    @inlinable
-    deinit {
-        if starter.isCurrent && completedWhileStarting { return }
-        mutex.lock()
-        let wasCalled = called
-        mutex.unlock()
-        if !wasCalled { completionNeverCalled() }
-    }
-
-    /// The completion was released without being called: the run ends with
-    /// ``AsyncBridgeError/completionNeverCalled``, reported, unless it had ended already.
-    @usableFromInline
-    func completionNeverCalled() {
-        let outcome = FutureOutcome<Success, Failure>.broken(.completionNeverCalled)
-        guard case .first(let completion?, let reporter) = call(outcome) else { return }
-        reporter.report(.completionNeverCalled, failure: Failure.self)
-        completion.consumers?.deliver(outcome)
     }
 }

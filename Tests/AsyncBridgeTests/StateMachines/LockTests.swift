@@ -35,7 +35,7 @@ extension ExhaustiveStateMachineSuites {
             /// Whether a thread holds the mutex: a `trylock` that fails (and one that succeeds
             /// gives it back at once).
             func isLocked() -> Bool {
-                let pointer = lock.mutex.pointer
+                let pointer = lock.buffer.withUnsafeMutablePointerToElements { LockBuffer<Int>.mutex(of: $0) }
                 guard pthread_mutex_trylock(pointer) == 0 else { return true }
                 pthread_mutex_unlock(pointer)
                 return false
@@ -81,7 +81,8 @@ extension ExhaustiveStateMachineSuites {
                 try require(seen == before, "the body was handed \(String(describing: seen)), expected \(before)")
                 try require(heldInside, "the mutex was free while the body ran")
                 try require(!isLocked(), "the mutex is still held after withLock returned")
-                try require(lock.withUnsynchronizedState { $0 } == state, "holds \(lock.withUnsynchronizedState { $0 }), expected \(state)")
+                let held = lock.buffer.withUnsafeMutablePointerToHeader { $0.pointee }  // read without the mutex, which must be free
+                try require(held == state, "holds \(held), expected \(state)")
                 return true
             }
 
