@@ -29,7 +29,7 @@ extension SharedFuture {
         var outcome = FutureCompleter.start(
             reporter: reporter,
             { cancel = start($0) },
-            forwardingTo: { (SharedFuture(runningFirstRun: reporter), 1) }
+            forwardingTo: { (SharedFuture(runningFirstRun: reporter), SharedFuture.firstRun) }
         ) { started -> FutureOutcome<Success, Failure>? in
             switch started {
             case .completed(let outcome): return outcome
@@ -37,7 +37,7 @@ extension SharedFuture {
             case .forwarding(let future): waiting = future; return nil
             }
         }
-        if let waiting { outcome = await waiting.wait(1, 1, isolation: isolation) }
+        if let waiting { outcome = await waiting.firstConsumerWaits(isolation: isolation) }
         guard let outcome else {
             cancel?()
             throw CancellationError()

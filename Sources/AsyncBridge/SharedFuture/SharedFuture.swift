@@ -290,12 +290,23 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         return true
     }
 
+    /// The run of a future made with `init(runningFirstRun:)`, where its completer forwards.
+    @inlinable
+    static var firstRun: UInt64 { 1 }
+
+    /// The one consumer of a future made with `init(runningFirstRun:)` waits for its run; `nil`
+    /// when its task was cancelled.
+    @inlinable @inline(__always)
+    func firstConsumerWaits(isolation: isolated (any Actor)?) async -> FutureOutcome<Success, Failure>? {
+        await wait(1, Self.firstRun, isolation: isolation)
+    }
+
     /// The one consumer of a future made with `init(runningFirstRun:)` leaves before it started
     /// listening (its task was cancelled): the outcome if the run had finished, `nil` if the
     /// consumer left it running. The future has no cancel action: the caller keeps its own.
     @inlinable
     func firstConsumerLeavesFirstRun() -> FutureOutcome<Success, Failure>? {
-        switch storage.withLock({ $0.starterLeaves(1, 1) }) {
+        switch storage.withLock({ $0.starterLeaves(1, Self.firstRun) }) {
         case .finished(let outcome):
             return outcome
         case .left:
