@@ -1,0 +1,103 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+import Testing
+@_spi(AsyncBridgeInternals) import AsyncBridge
+import AsyncBridgeTesting
+
+/// Review of bf929a3 ("One completer").
+@Suite("FutureCompleter review", .timeLimit(.minutes(1)))
+struct FutureCompleterReviewTests {
+    /// A SharedFuture's dropped completion block: the misuse is reported before the run's
+    /// consumers are told (as the future-bound completer did before bf929a3), so that a consumer
+    /// that got `completionNeverCalled` finds the report in its recorder.
+    ///
+    /// Fails on bf929a3: `completionNeverCalled()` calls `future.completeRun` (which delivers)
+    /// first and reports afterwards, so the handler sees no report.
+    @Test func aDroppedBlockIsReportedBeforeTheRunsConsumersAreTold() {
+        let recorder = MisuseRecorder()
+        let held = SharedLock<(@Sendable (Result<Int, Never>) -> Void)?>(nil)
+        let future = recorder.record {
+            SharedFuture<Int, Never> { completion in held.withLock { $0 = completion } }
+        }
+        let seenByConsumer = SharedLock<[Misuse]?>(nil)
+        let token = future.subscribe { _ in
+            let misuses = recorder.misuses
+            seenByConsumer.withLock { $0 = misuses }
+        }
+        // Release the block outside any lock.
+        var block = held.withLock { block in
+            defer { block = nil }
+            return block
+        }
+        #expect(block != nil)
+        block = nil
+        #expect(recorder.misuses == [.completionNeverCalled])
+        #expect(seenByConsumer.withLock { $0 } == [.completionNeverCalled])
+        withExtendedLifetime(token) {}
+    }
+
+    /// `subscribe(deliveringOn: nil)` promises the handler runs "on the thread that completed
+    /// the operation". A consumer that listens while the run starts, when the operation's
+    /// completion comes on another thread before the operation returns, is told on that thread
+    /// (as before bf929a3, when the completion ended the run at once).
+    ///
+    /// Fails on bf929a3: the completion is kept in the starter's frame and delivered by the
+    /// starter after the operation returned, on the starter's thread; the completing thread
+    /// returns from the completion before any consumer was told.
+    @Test func aListenerIsToldOnTheThreadThatCompletedWhileTheRunStarted() {
+        let box = SharedLock<SharedFuture<Int, Never>?>(nil)
+        let joinedToken = SharedLock<CancellationToken?>(nil)
+        let completingThread = SharedLock<UInt?>(nil)
+        let toldOnThread = SharedLock<UInt?>(nil)
+        let toldBeforeCompletionReturned = SharedLock<Bool?>(nil)
+        let future = SharedFuture<Int, Never> { completion in
+            // A second consumer joins the run and listens (here, on the starter's thread).
+            let future = box.withLock { $0 }!
+            let token = future.subscribe { _ in toldOnThread.withLock { $0 = UInt(pthread_self()) } }
+            joinedToken.withLock { $0 = token }
+            // The API completes on a thread of its own before it returns.
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                completingThread.withLock { $0 = UInt(pthread_self()) }
+                completion(.success(1))
+                let told = toldOnThread.withLock { $0 } != nil
+                toldBeforeCompletionReturned.withLock { $0 = told }
+                done.signal()
+            }
+            done.wait()
+        }
+        box.withLock { $0 = future }
+        let starter = future.subscribe { _ in }
+        #expect(toldOnThread.withLock { $0 } != nil)
+        #expect(toldBeforeCompletionReturned.withLock { $0 } == true)
+        #expect(toldOnThread.withLock { $0 } == completingThread.withLock { $0 })
+        #expect(toldOnThread.withLock { $0 } != UInt(pthread_self()))
+        withExtendedLifetime((starter, joinedToken)) {}
+    }
+
+    /// Thread sanitizer (`swift test --sanitize=thread --filter aSecondCallFromAnotherThreadRaces`):
+    /// the starter's fast path (`FutureCompleter.started`, FutureCompleter.swift:109-111) reads
+    /// `completedOnStarter` and writes `phase = .taken` through `statePointer.pointee` without
+    /// the lock, while a second call on another thread modifies `state.pointee` under the lock
+    /// (`withLock`, FutureCompleter.swift:198). TSan reports a "Swift access race" (line 198
+    /// against line 110). Passes without the sanitizer (the logic is right; the contract that
+    /// the thread sanitizer stays clean is what fails).
+    @Test func aSecondCallFromAnotherThreadRacesTheStartersUnlockedTake() async throws {
+        for round in 0..<2_000 {
+            let value = try await withCompletion { (completion: @escaping @Sendable (Result<Int, Never>) -> Void) in
+                let go = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    go.wait()
+                    completion(.success(-1))  // usually the second call
+                }
+                completion(.success(round))  // on the starter's thread, while starting
+                go.signal()
+            }
+            #expect(value == round)
+        }
+    }
+}
