@@ -8,6 +8,15 @@ import Testing
 @_spi(AsyncBridgeInternals) import AsyncBridge
 import AsyncBridgeTesting
 
+/// The calling thread as a word (`pthread_t` is an integer on glibc, a pointer on Darwin).
+private func currentThreadWord() -> UInt {
+    #if canImport(Glibc)
+    return UInt(pthread_self())
+    #else
+    return UInt(bitPattern: pthread_self())
+    #endif
+}
+
 /// Review of bf929a3 ("One completer").
 @Suite("FutureCompleter review", .timeLimit(.minutes(1)))
 struct FutureCompleterReviewTests {
@@ -57,12 +66,12 @@ struct FutureCompleterReviewTests {
         let future = SharedFuture<Int, Never> { completion in
             // A second consumer joins the run and listens (here, on the starter's thread).
             let future = box.withLock { $0 }!
-            let token = future.subscribe { _ in toldOnThread.withLock { $0 = UInt(pthread_self()) } }
+            let token = future.subscribe { _ in toldOnThread.withLock { $0 = currentThreadWord() } }
             joinedToken.withLock { $0 = token }
             // The API completes on a thread of its own before it returns.
             let done = DispatchSemaphore(value: 0)
             DispatchQueue.global().async {
-                completingThread.withLock { $0 = UInt(pthread_self()) }
+                completingThread.withLock { $0 = currentThreadWord() }
                 completion(.success(1))
                 let told = toldOnThread.withLock { $0 } != nil
                 toldBeforeCompletionReturned.withLock { $0 = told }
@@ -75,7 +84,7 @@ struct FutureCompleterReviewTests {
         #expect(toldOnThread.withLock { $0 } != nil)
         #expect(toldBeforeCompletionReturned.withLock { $0 } == true)
         #expect(toldOnThread.withLock { $0 } == completingThread.withLock { $0 })
-        #expect(toldOnThread.withLock { $0 } != UInt(pthread_self()))
+        #expect(toldOnThread.withLock { $0 } != currentThreadWord())
         withExtendedLifetime((starter, joinedToken)) {}
     }
 
