@@ -182,6 +182,18 @@ func initializeLockElement(_ element: UnsafeMutablePointer<LockElement>, ticket:
 }
 #endif
 
+/// A ``LockElement`` for a buffer whose element holds it beside fields of its own: store it in
+/// place, then make its mutex there, with ``initializeMutex(_:)`` on ``lockElementMutex(_:)``.
+/// In debug builds it carries the ticket of the ``LiveObjectScope`` bound now.
+@inlinable
+func lockElementToPlace() -> LockElement {
+    #if DEBUG
+    LockElement(mutex: PlatformMutex(), ticket: LiveObjectTicket.forNewObject())
+    #else
+    PlatformMutex()
+    #endif
+}
+
 /// The mutex in a ``LockElement``.
 @inlinable
 func lockElementMutex(_ element: UnsafeMutablePointer<LockElement>) -> UnsafeMutablePointer<PlatformMutex> {

@@ -152,11 +152,13 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         // `if let` a copy.
         let starting = FutureCompleter.start(
             reporter: reporter,
+            run: (self, generation),
             { cancel = operation.unsafelyUnwrapped.start($0) },
             forwardingTo: { (self, generation) }
         ) { started -> Machine.Start in
             if case .completed(let outcome) = started {
-                // The run ended while it started: its cancel action is dropped unused.
+                // Completed on this thread while it started: the run ends here, and its cancel
+                // action is dropped unused.
                 completeRun(generation, outcome)
                 return .finished(outcome)
             }
@@ -281,13 +283,18 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         storage.withLock { $0.consumerCount }
     }
 
-    /// Ends run `generation` with `outcome` and tells its consumers; `false` when the run had
-    /// ended (abandoned by every consumer) or is another one.
-    @inlinable @discardableResult
-    func completeRun(_ generation: UInt64, _ outcome: FutureOutcome<Success, Failure>) -> Bool {
-        guard let completion = storage.withLock({ $0.complete(generation, outcome) }) else { return false }
-        completion.consumers?.deliver(outcome)
-        return true
+    /// Ends run `generation` with `outcome` and tells its consumers.
+    @inlinable
+    func completeRun(_ generation: UInt64, _ outcome: FutureOutcome<Success, Failure>) {
+        endRun(generation, outcome)?.consumers?.deliver(outcome)
+    }
+
+    /// Ends run `generation` with `outcome`; returns the consumers to tell (and what to release,
+    /// after unlocking), or `nil` when the run had ended (abandoned by every consumer) or is
+    /// another one.
+    @inlinable
+    func endRun(_ generation: UInt64, _ outcome: FutureOutcome<Success, Failure>) -> Machine.Completion? {
+        storage.withLock { $0.complete(generation, outcome) }
     }
 
     /// The run of a future made with `init(runningFirstRun:)`, where its completer forwards.

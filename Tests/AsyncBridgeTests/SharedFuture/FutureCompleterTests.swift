@@ -17,15 +17,14 @@ private func currentThreadWord() -> UInt {
     #endif
 }
 
-/// Review of bf929a3 ("One completer").
-@Suite("FutureCompleter review", .timeLimit(.minutes(1)))
-struct FutureCompleterReviewTests {
+/// The completer every completion block captures: where and when a completion made while the
+/// operation starts is delivered, what is reported first, and that its unlocked paths stay
+/// clean under the thread sanitizer.
+@Suite("FutureCompleter: completions while the operation starts", .timeLimit(.minutes(1)))
+struct FutureCompleterTests {
     /// A SharedFuture's dropped completion block: the misuse is reported before the run's
-    /// consumers are told (as the future-bound completer did before bf929a3), so that a consumer
-    /// that got `completionNeverCalled` finds the report in its recorder.
-    ///
-    /// Fails on bf929a3: `completionNeverCalled()` calls `future.completeRun` (which delivers)
-    /// first and reports afterwards, so the handler sees no report.
+    /// consumers are told, so that a consumer that got `completionNeverCalled` finds the report
+    /// in its recorder.
     @Test func aDroppedBlockIsReportedBeforeTheRunsConsumersAreTold() {
         let recorder = MisuseRecorder()
         let held = SharedLock<(@Sendable (Result<Int, Never>) -> Void)?>(nil)
@@ -51,12 +50,8 @@ struct FutureCompleterReviewTests {
 
     /// `subscribe(deliveringOn: nil)` promises the handler runs "on the thread that completed
     /// the operation". A consumer that listens while the run starts, when the operation's
-    /// completion comes on another thread before the operation returns, is told on that thread
-    /// (as before bf929a3, when the completion ended the run at once).
-    ///
-    /// Fails on bf929a3: the completion is kept in the starter's frame and delivered by the
-    /// starter after the operation returned, on the starter's thread; the completing thread
-    /// returns from the completion before any consumer was told.
+    /// completion comes on another thread before the operation returns, is told on that thread,
+    /// before the completion returns: the run ends at once, not when the starter returns.
     @Test func aListenerIsToldOnTheThreadThatCompletedWhileTheRunStarted() {
         let box = SharedLock<SharedFuture<Int, Never>?>(nil)
         let joinedToken = SharedLock<CancellationToken?>(nil)
@@ -88,13 +83,10 @@ struct FutureCompleterReviewTests {
         withExtendedLifetime((starter, joinedToken)) {}
     }
 
-    /// Thread sanitizer (`swift test --sanitize=thread --filter aSecondCallFromAnotherThreadRaces`):
-    /// the starter's fast path (`FutureCompleter.started`, FutureCompleter.swift:109-111) reads
-    /// `completedOnStarter` and writes `phase = .taken` through `statePointer.pointee` without
-    /// the lock, while a second call on another thread modifies `state.pointee` under the lock
-    /// (`withLock`, FutureCompleter.swift:198). TSan reports a "Swift access race" (line 198
-    /// against line 110). Passes without the sanitizer (the logic is right; the contract that
-    /// the thread sanitizer stays clean is what fails).
+    /// A completion on the starter's thread, which the starter takes without the lock, and a
+    /// second call on another thread at the same time, which takes the lock: the starter's
+    /// unlocked accesses must not overlap the state the second call changes. Only the thread
+    /// sanitizer (CI step 4) can fail this test.
     @Test func aSecondCallFromAnotherThreadRacesTheStartersUnlockedTake() async throws {
         for round in 0..<2_000 {
             let value = try await withCompletion { (completion: @escaping @Sendable (Result<Int, Never>) -> Void) in
