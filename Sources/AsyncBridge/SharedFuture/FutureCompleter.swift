@@ -17,25 +17,31 @@ struct FutureCompleterState<Success: Sendable, Failure: Error> {
     @usableFromInline
     enum Phase {
         /// The operation is starting. A completion on the starter's thread is kept in the slot;
-        /// one on another thread goes to `run`, if the completer has one yet, else is kept.
-        case starting(run: FutureRun<Success, Failure>?)
+        /// one on another thread goes to the run, if the completer has one yet, else is kept.
+        case starting
         /// The completion came while the operation was starting; its outcome is in the slot and
         /// the starter has not taken it.
         case completed
         /// The starter took the outcome.
         case taken
-        /// The completion goes to `run`.
-        case forwarding(FutureRun<Success, Failure>)
+        /// The completion goes to the run.
+        case forwarding
     }
 
-    @usableFromInline var phase: Phase
+    @usableFromInline var phase = Phase.starting
     /// The completion was called (or released uncalled): later calls are ignored.
     @usableFromInline var called = false
+    /// The run the completion goes to, run `generation` of `future`: given when the completer is
+    /// made (a run of a `SharedFuture`), or by the starter once the operation returned (a
+    /// `withCompletion` call).
+    @usableFromInline var future: SharedFuture<Success, Failure>?
+    @usableFromInline var generation: UInt64
     @usableFromInline let reporter: MisuseReporter
 
     @inlinable
     init(run: FutureRun<Success, Failure>?, reporter: MisuseReporter) {
-        phase = .starting(run: run)
+        self.future = run?.future
+        self.generation = run?.generation ?? 0
         self.reporter = reporter
     }
 }
@@ -130,11 +136,13 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
             case .completed:
                 state.phase = .taken
                 return .completed(buffer.slot.move())
-            case .forwarding(let run):
-                return .forwarding(run.future)
+            case .forwarding:
+                return .forwarding(state.future.unsafelyUnwrapped)
             case .starting, .taken:
                 let run = target()
-                state.phase = .forwarding(run)
+                state.phase = .forwarding
+                state.future = run.future
+                state.generation = run.generation
                 return .forwarding(run.future)
             }
         }
@@ -175,18 +183,18 @@ extension FutureCompleterState {
         if called { return .again(reporter) }
         called = true
         switch phase {
-        case .starting(let run):
+        case .starting:
             let onStarter = buffer.starter.isCurrent
-            if let run, !onStarter {
-                phase = .forwarding(run)
-                return .forward(run, reporter)
+            if let future, !onStarter {
+                phase = .forwarding
+                return .forward((future, generation), reporter)
             }
             buffer.slot.initialize(to: outcome)
             phase = .completed
             if onStarter { buffer.completedOnStarter = true }
             return .kept
-        case .forwarding(let run):
-            return .forward(run, reporter)
+        case .forwarding:
+            return .forward((future.unsafelyUnwrapped, generation), reporter)
         case .completed, .taken:
             preconditionFailure("Internal inconsistency: a completion was kept before it was called")
         }
