@@ -127,7 +127,7 @@ final class LockBuffer<State>: ManagedBuffer<State, LockElement> {
         return make(initial, ticket: LiveObjectTicket.forNewObject())
         #else
         let buffer = create(minimumCapacity: 1) { _ in initial() }
-        buffer.withUnsafeMutablePointerToElements { initializeLockElement($0) }
+        buffer.withUnsafeMutablePointerToElements { initializeMutex($0) }  // the element is the mutex
         return unsafeDowncast(buffer, to: LockBuffer<State>.self)
         #endif
     }
@@ -161,20 +161,9 @@ final class LockBuffer<State>: ManagedBuffer<State, LockElement> {
     }
 }
 
-/// Initialises the element of a ``LockBuffer``, or of another buffer with its layout (the
-/// state as the header, a ``LockElement`` as the single element): the mutex, and in debug
-/// builds the ticket of the ``LiveObjectScope`` bound now, which counts the buffer.
-@inlinable
-func initializeLockElement(_ element: UnsafeMutablePointer<LockElement>) {
-    #if DEBUG
-    initializeLockElement(element, ticket: LiveObjectTicket.forNewObject())
-    #else
-    initializeMutex(element)
-    #endif
-}
-
 #if DEBUG
-/// ``initializeLockElement(_:)`` with the ticket given (`nil`: not counted).
+/// Initialises a debug build's ``LockElement`` in place: the mutex, and `ticket`, which counts
+/// the buffer in its ``LiveObjectScope`` (`nil`: not counted).
 @inlinable
 func initializeLockElement(_ element: UnsafeMutablePointer<LockElement>, ticket: LiveObjectTicket?) {
     element.initialize(to: LockElement(mutex: PlatformMutex(), ticket: ticket))
@@ -182,9 +171,10 @@ func initializeLockElement(_ element: UnsafeMutablePointer<LockElement>, ticket:
 }
 #endif
 
-/// A ``LockElement`` for a buffer whose element holds it beside fields of its own: store it in
-/// place, then make its mutex there, with ``initializeMutex(_:)`` on ``lockElementMutex(_:)``.
-/// In debug builds it carries the ticket of the ``LiveObjectScope`` bound now.
+/// A ``LockElement`` for a buffer whose element holds it beside fields of its own (the
+/// completer's): store it in place, then make its mutex there, with ``initializeMutex(_:)`` on
+/// ``lockElementMutex(_:)``. In debug builds it carries the ticket of the ``LiveObjectScope``
+/// bound now, which counts the buffer.
 @inlinable
 func lockElementToPlace() -> LockElement {
     #if DEBUG
@@ -204,8 +194,8 @@ func lockElementMutex(_ element: UnsafeMutablePointer<LockElement>) -> UnsafeMut
     #endif
 }
 
-/// Destroys what ``initializeLockElement(_:)`` made; in debug builds, releases the ticket,
-/// which reports the buffer's end to its scope.
+/// Destroys a ``LockElement``'s mutex; in debug builds, releases the ticket, which reports the
+/// buffer's end to its scope.
 @inlinable
 func destroyLockElement(_ element: UnsafeMutablePointer<LockElement>) {
     destroyMutex(lockElementMutex(element))
