@@ -43,8 +43,8 @@ struct FutureCompleterTests {
         }
         #expect(block != nil)
         block = nil
-        #expect(recorder.misuses == [.completionNeverCalled])
-        #expect(seenByConsumer.withLock { $0 } == [.completionNeverCalled])
+        #expect(recorder.misuses == reported([.completionNeverCalled]))
+        #expect(seenByConsumer.withLock { $0 } == reported([.completionNeverCalled]))
         withExtendedLifetime(token) {}
     }
 
