@@ -75,7 +75,10 @@ struct FutureCompleterElement {
 /// ``AsyncBridgeError/completionNeverCalled``.
 ///
 /// A struct around the buffer so that it can be `Sendable` (`ManagedBuffer` is explicitly not)
-/// and still be captured by a completion block as a single reference, with no box.
+/// and still be captured by a completion block as a single reference, with no box. Unchecked,
+/// and sound: the state is touched only under the buffer's mutex, and of the element's fields
+/// beside it, all are set before the completer is handed out but `completedOnStarter`, which
+/// only the starter's thread touches.
 ///
 /// ```swift
 /// let started = FutureCompleter.start(reporter: reporter, run: nil, { api.load(completion: $0.resolve) },
@@ -101,9 +104,9 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
 
     /// Runs the operation `start` with a fresh completer, whose misuse goes to `reporter`. A
     /// completion on another thread while it starts goes to `run`, if given; once the operation
-    /// returned without completing, its completion goes to the run that `target` names (made
-    /// under the completer's lock, so that a completion cannot fall between the check and the
-    /// hand-over). Returns what `then` makes of that, which runs while the completer is still
+    /// returned without completing, its completion goes to `run`, or else to the run that
+    /// `target` names (made under the completer's lock, so that a completion cannot fall between
+    /// the check and the hand-over). Returns what `then` makes of that, which runs while the completer is still
     /// held here: a dropped completion block cannot end the run before `then` has recorded the
     /// start.
     ///
@@ -139,11 +142,11 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
             case .forwarding:
                 return .forwarding(state.future.unsafelyUnwrapped)
             case .starting, .taken:
-                let run = target()
+                if state.future == nil {  // a run given when the completer was made stays
+                    (state.future, state.generation) = target()
+                }
                 state.phase = .forwarding
-                state.future = run.future
-                state.generation = run.generation
-                return .forwarding(run.future)
+                return .forwarding(state.future.unsafelyUnwrapped)
             }
         }
     }

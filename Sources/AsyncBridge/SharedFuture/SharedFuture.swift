@@ -154,7 +154,7 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
             reporter: reporter,
             run: (self, generation),
             { cancel = operation.unsafelyUnwrapped.start($0) },
-            forwardingTo: { (self, generation) }
+            forwardingTo: { (self, generation) }  // not called: the completer has its run
         ) { started -> Machine.Start in
             if case .completed(let outcome) = started {
                 // Completed on this thread while it started: the run ends here, and its cancel
