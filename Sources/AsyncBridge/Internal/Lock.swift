@@ -48,7 +48,7 @@ struct Lock<State> {
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try buffer.withUnsafeMutablePointers { (state, element) throws(Failure) -> Result in
-            let mutex = LockBuffer<State>.mutex(of: element)
+            let mutex = lockElementMutex(element)
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
             return try body(&state.pointee)
@@ -146,12 +146,6 @@ final class LockBuffer<State>: ManagedBuffer<State, LockElement> {
         return unsafeDowncast(buffer, to: LockBuffer<State>.self)
     }
     #endif
-
-    /// The mutex in this buffer's element.
-    @inlinable
-    static func mutex(of element: UnsafeMutablePointer<LockElement>) -> UnsafeMutablePointer<PlatformMutex> {
-        lockElementMutex(element)
-    }
 
     // The state itself (the header) is destroyed just after this, by the runtime; the objects
     // it holds that a scope counts report their own end.

@@ -35,7 +35,7 @@ extension ExhaustiveStateMachineSuites {
             /// Whether a thread holds the mutex: a `trylock` that fails (and one that succeeds
             /// gives it back at once).
             func isLocked() -> Bool {
-                let pointer = lock.buffer.withUnsafeMutablePointerToElements { LockBuffer<Int>.mutex(of: $0) }
+                let pointer = lock.buffer.withUnsafeMutablePointerToElements { lockElementMutex($0) }
                 guard pthread_mutex_trylock(pointer) == 0 else { return true }
                 pthread_mutex_unlock(pointer)
                 return false
