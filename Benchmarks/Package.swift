@@ -36,6 +36,12 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
+        // Which AsyncBridge types a value crosses on a path, counted under callgrind
+        // (README, "Types on a path"; path-types.py reads the counts).
+        .executableTarget(
+            name: "path-types",
+            dependencies: [.product(name: "AsyncBridge", package: "AsyncBridge")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
