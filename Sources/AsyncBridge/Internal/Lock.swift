@@ -48,10 +48,7 @@ struct Lock<State> {
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try buffer.withUnsafeMutablePointers { (state, element) throws(Failure) -> Result in
-            let mutex = lockElementMutex(element)
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            return try body(&state.pointee)
+            try withLockedElement(element) { () throws(Failure) -> Result in try body(&state.pointee) }
         }
     }
 
@@ -176,6 +173,19 @@ func lockElementToPlace() -> LockElement {
     #else
     PlatformMutex()
     #endif
+}
+
+/// Runs `body` holding the mutex of `element`: how every buffer with a ``LockElement`` locks
+/// (a ``LockBuffer``, the completer's).
+@inlinable @inline(__always)
+func withLockedElement<Result, Failure: Error>(
+    _ element: UnsafeMutablePointer<LockElement>,
+    _ body: () throws(Failure) -> Result
+) throws(Failure) -> Result {
+    let mutex = lockElementMutex(element)
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body()
 }
 
 /// The mutex in a ``LockElement``.

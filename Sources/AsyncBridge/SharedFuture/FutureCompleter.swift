@@ -250,10 +250,7 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
     @inlinable
     func withLock<Result>(_ body: (inout State) -> Result) -> Result {
         withUnsafeMutablePointers { state, element in
-            let lock = LockMutex(lockElementMutex(element.pointer(to: \.lock)!))
-            lock.lock()
-            defer { lock.unlock() }
-            return body(&state.pointee)
+            withLockedElement(element.pointer(to: \.lock)!) { body(&state.pointee) }
         }
     }
 
