@@ -48,7 +48,7 @@ struct Lock<State> {
         _ body: (inout State) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         try buffer.withUnsafeMutablePointers { (state, element) throws(Failure) -> Result in
-            try withLockedElement(element) { () throws(Failure) -> Result in try body(&state.pointee) }
+            try withLockedElement(element, state, body)
         }
     }
 
@@ -175,17 +175,19 @@ func lockElementToPlace() -> LockElement {
     #endif
 }
 
-/// Runs `body` holding the mutex of `element`: how every buffer with a ``LockElement`` locks
-/// (a ``LockBuffer``, the completer's).
+/// Runs `body` on `state` holding the mutex of `element`: how every buffer with a
+/// ``LockElement`` locks (a ``LockBuffer``, the completer's). `body` is called directly, with
+/// no closure around it, so that unspecialised callers pay no extra call.
 @inlinable @inline(__always)
-func withLockedElement<Result, Failure: Error>(
+func withLockedElement<State, Result, Failure: Error>(
     _ element: UnsafeMutablePointer<LockElement>,
-    _ body: () throws(Failure) -> Result
+    _ state: UnsafeMutablePointer<State>,
+    _ body: (inout State) throws(Failure) -> Result
 ) throws(Failure) -> Result {
     let mutex = lockElementMutex(element)
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    return try body()
+    return try body(&state.pointee)
 }
 
 /// The mutex in a ``LockElement``.

@@ -250,7 +250,7 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
     @inlinable
     func withLock<Result>(_ body: (inout State) -> Result) -> Result {
         withUnsafeMutablePointers { state, element in
-            withLockedElement(element.pointer(to: \.lock)!) { body(&state.pointee) }
+            withLockedElement(element.pointer(to: \.lock)!, state, body)
         }
     }
 
