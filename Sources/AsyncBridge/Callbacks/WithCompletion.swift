@@ -28,9 +28,8 @@ extension SharedFuture {
         // Decided while the completer is held, so that a cancellation wins over a dropped block.
         var outcome = FutureCompleter.start(
             reporter: reporter,
-            run: nil,  // made only if the operation returns without completing
-            { cancel = start($0) },
-            forwardingTo: { (SharedFuture(runningFirstRun: reporter), SharedFuture.firstRun) }
+            forwardingTo: { (SharedFuture(runningFirstRun: reporter), SharedFuture.firstRun) },  // only if needed
+            { cancel = start($0) }
         ) { started -> FutureOutcome<Success, Failure>? in
             switch started {
             case .completed(let outcome): return outcome

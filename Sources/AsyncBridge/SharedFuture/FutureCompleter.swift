@@ -1,72 +1,66 @@
 // The one completer: what every completion block that AsyncBridge hands to an API captures, for
-// a run of a `SharedFuture` and for a `withCompletion` call alike. A completion that comes on
-// the starter's thread while the operation starts is kept in the starter's frame, which takes
-// it without a second trip through the lock; one that comes on another thread meanwhile goes to
-// the run at once when there is one (a `withCompletion` call has none yet: it is kept too);
-// once the operation returned, the completer forwards to a run of a future. Only the completion
-// blocks keep the completer once the operation returned, so releasing them uncalled ends the run
-// with `completionNeverCalled`.
+// a run of a `SharedFuture` and for a `withCompletion` call alike. A completer made for a run
+// keeps its state under that future's lock and ends the run in the same critical section; a
+// `withCompletion` call's has a lock of its own, since its future is made only if the operation
+// returns without completing. A completion that comes on the starter's thread while the
+// operation starts also goes to the starter's frame, where the starter takes it without the
+// lock. Only the completion blocks keep the completer once the operation returned, so releasing
+// them uncalled ends the run with `completionNeverCalled`.
 
 /// A run of a future, where a completer forwards its completion.
 @usableFromInline
 typealias FutureRun<Success: Sendable, Failure: Error> = (future: SharedFuture<Success, Failure>, generation: UInt64)
 
-/// What one completer knows, under its mutex.
+/// What one completer knows, under its lock: the lock of the future of the run it was made
+/// for, or its own.
 @usableFromInline
 struct FutureCompleterState<Success: Sendable, Failure: Error> {
-    @usableFromInline
-    enum Phase {
-        /// The operation is starting. A completion on the starter's thread is kept in the slot;
-        /// one on another thread goes to the run, if the completer has one yet, else is kept.
-        case starting
-        /// The completion came while the operation was starting; its outcome is in the slot and
-        /// the starter has not taken it.
-        case completed
-        /// The starter took the outcome.
-        case taken
-        /// The completion goes to the run.
-        case forwarding
-    }
-
-    @usableFromInline var phase = Phase.starting
     /// The completion was called (or released uncalled): later calls are ignored.
     @usableFromInline var called = false
-    /// The run the completion goes to, run `generation` of `future`: given when the completer is
-    /// made (a run of a `SharedFuture`), or by the starter once the operation returned (a
-    /// `withCompletion` call).
-    @usableFromInline var future: SharedFuture<Success, Failure>?
-    @usableFromInline var generation: UInt64
+    /// The run the completion goes to: given when the completer is made for a run (and then
+    /// never changed, so read without a lock), or named by the starter of a `withCompletion`
+    /// call once its operation returned without completing (until then a completion is kept in
+    /// the slot).
+    @usableFromInline var run: FutureRun<Success, Failure>?
     @usableFromInline let reporter: MisuseReporter
 
     @inlinable
     init(run: FutureRun<Success, Failure>?, reporter: MisuseReporter) {
-        self.future = run?.future
-        self.generation = run?.generation ?? 0
+        self.run = run
         self.reporter = reporter
     }
 }
 
 /// The completer's fields outside its state, in the buffer's element beside the mutex, so that
-/// touching them never overlaps an access to the state under the mutex: set when the completer
-/// is made, but for `completedOnStarter`, which only the starter's thread writes and reads.
+/// touching them never overlaps an access to the state under a lock: set when the completer is
+/// made, but for `starting` and `completedOnStarter`, which only the starter's thread writes
+/// and reads (that thread's program order orders every access).
 @usableFromInline
 struct FutureCompleterElement {
+    /// The completer's own mutex, which guards the state when it has no `run`.
     @usableFromInline var lock: LockElement
     /// The thread that runs the operation (and makes this completer).
     @usableFromInline let starter: ThreadIdentity
-    /// Where a completion that comes while the operation is starting puts its outcome: memory
-    /// in the starter's frame (a `FutureOutcome`), valid only while the operation starts.
+    /// Where a completion that comes on the starter's thread while the operation starts puts
+    /// its outcome: memory in the starter's frame (a `FutureOutcome`), valid only meanwhile.
     @usableFromInline let slot: UnsafeMutableRawPointer
+    /// The completer was made for a run: the lock of that run's future guards the state, and
+    /// the first call ends the run in the same critical section. Otherwise (a `withCompletion`
+    /// call's) the mutex guards it.
+    @usableFromInline let madeForRun: Bool
+    /// The operation has not returned yet.
+    @usableFromInline var starting = true
     /// The completion was called on the starter's thread while the operation was starting: the
-    /// starter takes the outcome, and the deinitialiser on that thread knows it was called,
-    /// without the lock (that thread's program order orders every access).
+    /// starter takes the outcome from the slot, and the deinitialiser on that thread knows it
+    /// was called, without a lock.
     @usableFromInline var completedOnStarter = false
 
     @inlinable
-    init(lock: LockElement, slot: UnsafeMutableRawPointer) {
+    init(lock: LockElement, slot: UnsafeMutableRawPointer, madeForRun: Bool) {
         self.lock = lock
         self.starter = .current
         self.slot = slot
+        self.madeForRun = madeForRun
     }
 }
 
@@ -76,13 +70,14 @@ struct FutureCompleterElement {
 ///
 /// A struct around the buffer so that it can be `Sendable` (`ManagedBuffer` is explicitly not)
 /// and still be captured by a completion block as a single reference, with no box. Unchecked,
-/// and sound: the state is touched only under the buffer's mutex, and of the element's fields
-/// beside it, all are set before the completer is handed out but `completedOnStarter`, which
-/// only the starter's thread touches.
+/// and sound: the state is touched only under the lock of the run's future or, for a completer
+/// made without a run, the buffer's mutex; of the element's fields beside it, all are set before
+/// the completer is handed out but `starting` and `completedOnStarter`, which only the starter's
+/// thread touches.
 ///
 /// ```swift
-/// let started = FutureCompleter.start(reporter: reporter, run: nil, { api.load(completion: $0.resolve) },
-///                                     forwardingTo: { (future, 1) }, then: { $0 })
+/// let outcome = FutureCompleter.start(reporter: reporter, forwardingTo: { (future, 1) },
+///                                     { api.load(completion: $0.resolve) }) { $0 }
 /// ```
 @usableFromInline
 struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
@@ -96,58 +91,82 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
     /// How the operation's start went.
     @usableFromInline
     enum Started {
-        /// The completion came while the operation was starting, and is the starter's to pass on.
+        /// The completion came while the operation was starting. For a run, the run has ended
+        /// with it; for a `withCompletion` call, it is the starter's to pass on.
         case completed(FutureOutcome<Success, Failure>)
         /// The operation returned without completing, or its completion went to this run.
         case forwarding(SharedFuture<Success, Failure>)
     }
 
-    /// Runs the operation `start` with a fresh completer, whose misuse goes to `reporter`. A
-    /// completion on another thread while it starts goes to `run`, if given; once the operation
-    /// returned without completing, its completion goes to `run`, or else to the run that
-    /// `target` names (made under the completer's lock, so that a completion cannot fall between
-    /// the check and the hand-over). Returns what `then` makes of that, which runs while the completer is still
-    /// held here: a dropped completion block cannot end the run before `then` has recorded the
-    /// start.
+    /// Runs the operation `start` for `run` with a fresh completer, whose misuse goes to
+    /// `reporter`; a completion ends the run at once. Returns what `then` makes of the start,
+    /// which runs while the completer is still held here: a dropped completion block cannot end
+    /// the run before `then` has recorded the start.
     ///
     /// The completer is released when this returns, so that from then on only the completion
     /// blocks keep it, and releasing them uncalled ends the run.
     @inlinable @inline(__always)
     static func start<Result>(
         reporter: MisuseReporter,
+        run: FutureRun<Success, Failure>,
+        _ start: (FutureCompleter) -> Void,
+        then: (Started) -> Result
+    ) -> Result {
+        withFresh(reporter: reporter, run: run, start) { completer in
+            then(completer.started() ?? .forwarding(run.future))
+        }
+    }
+
+    /// Runs the operation `start` of a `withCompletion` call with a fresh completer, whose misuse
+    /// goes to `reporter`. A completion that comes while it starts is kept for the caller; once
+    /// the operation returned without completing, the completion goes to the run that `target`
+    /// names (made under the completer's lock, so that a completion cannot fall between the
+    /// check and the hand-over). Otherwise as ``start(reporter:run:_:then:)``.
+    @inlinable @inline(__always)
+    static func start<Result>(
+        reporter: MisuseReporter,
+        forwardingTo target: () -> FutureRun<Success, Failure>,
+        _ start: (FutureCompleter) -> Void,
+        then: (Started) -> Result
+    ) -> Result {
+        withFresh(reporter: reporter, run: nil, start) { completer in
+            then(completer.started() ?? completer.forward(to: target))
+        }
+    }
+
+    /// Runs `start` with a fresh completer, then `body` while the completer is still held.
+    @inlinable @inline(__always)
+    static func withFresh<Result>(
+        reporter: MisuseReporter,
         run: FutureRun<Success, Failure>?,
         _ start: (FutureCompleter) -> Void,
-        forwardingTo target: () -> FutureRun<Success, Failure>,
-        then: (Started) -> Result
+        _ body: (FutureCompleter) -> Result
     ) -> Result {
         withUnsafeTemporaryAllocation(of: FutureOutcome<Success, Failure>.self, capacity: 1) { slot in
             let completer = FutureCompleter(slot: slot.baseAddress.unsafelyUnwrapped, run: run, reporter: reporter)
             start(completer)
-            return withExtendedLifetime(completer) { then(completer.started(forwardingTo: target)) }
+            return withExtendedLifetime(completer) { body(completer) }
         }
     }
 
-    /// The operation returned: the outcome if the completion came while it was starting and is
-    /// the starter's to pass on, otherwise the future it goes (or went) to.
+    /// The operation returned: the outcome if the completion came on this thread while it was
+    /// starting (for a run, the run has ended with it), else `nil`.
     @inlinable
-    func started(forwardingTo target: () -> FutureRun<Success, Failure>) -> Started {
-        if buffer.completedOnStarter {  // this thread's own write: no lock needed
-            return .completed(buffer.slot.move())
-        }
-        return buffer.withLock { state -> Started in
-            switch state.phase {
-            case .completed:
-                state.phase = .taken
-                return .completed(buffer.slot.move())
-            case .forwarding:
-                return .forwarding(state.future.unsafelyUnwrapped)
-            case .starting, .taken:
-                if state.future == nil {  // a run given when the completer was made stays
-                    (state.future, state.generation) = target()
-                }
-                state.phase = .forwarding
-                return .forwarding(state.future.unsafelyUnwrapped)
-            }
+    func started() -> Started? {
+        buffer.starting = false  // the starter's own fields: no lock needed
+        return buffer.completedOnStarter ? .completed(buffer.slot.move()) : nil
+    }
+
+    /// A `withCompletion` call's operation returned without a completion on this thread: the
+    /// outcome if one came on another thread meanwhile, else the run that `target` names, where
+    /// the completion goes from now on.
+    @inlinable
+    func forward(to target: () -> FutureRun<Success, Failure>) -> Started {
+        buffer.withLock { state -> Started in
+            if state.called { return .completed(buffer.slot.move()) }
+            let run = target()
+            state.run = run
+            return .forwarding(run.future)
         }
     }
 
@@ -160,7 +179,14 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
     /// Delivers the run's outcome; a second call is ignored and reported.
     @inlinable
     func complete(_ outcome: FutureOutcome<Success, Failure>) {
-        switch buffer.withLock({ $0.call(outcome, buffer) }) {
+        let onStarter = buffer.starter.isCurrent && buffer.starting
+        if buffer.madeForRun {
+            if !buffer.callEndingRun(outcome, onStarter: onStarter) {
+                buffer.reporter.report(.completionCalledMoreThanOnce, failure: Failure.self)
+            }
+            return
+        }
+        switch buffer.withLock({ $0.call(outcome, buffer, onStarter: onStarter) }) {
         case .kept: break
         case .again(let reporter): reporter.report(.completionCalledMoreThanOnce, failure: Failure.self)
         case .forward(let run, _): run.future.completeRun(run.generation, outcome)
@@ -169,38 +195,31 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
 }
 
 extension FutureCompleterState {
-    /// What a call of the completion is to do once the lock is released.
+    /// What a call of a `withCompletion` call's completion is to do once the lock is released.
     @usableFromInline
     enum Call {
-        /// The outcome is kept for the starter.
+        /// The first call, before the operation returned: the outcome is kept for the starter.
         case kept
         /// A later call.
         case again(MisuseReporter)
-        /// The first call, which goes to a run.
+        /// The first call once the operation returned: it goes to a run.
         case forward(FutureRun<Success, Failure>, MisuseReporter)
     }
 
-    /// Records a call of the completion.
+    /// Records a call of a `withCompletion` call's completion: forwarded once the starter named
+    /// the run, else kept in the slot (`onStarter`: a call on the starter's thread while the
+    /// operation starts, which the starter takes without the lock).
     @inlinable
-    mutating func call(_ outcome: FutureOutcome<Success, Failure>, _ buffer: FutureCompleterBuffer<Success, Failure>) -> Call {
+    mutating func call(
+        _ outcome: FutureOutcome<Success, Failure>,
+        _ buffer: FutureCompleterBuffer<Success, Failure>,
+        onStarter: Bool
+    ) -> Call {
         if called { return .again(reporter) }
         called = true
-        switch phase {
-        case .starting:
-            let onStarter = buffer.starter.isCurrent
-            if let future, !onStarter {
-                phase = .forwarding
-                return .forward((future, generation), reporter)
-            }
-            buffer.slot.initialize(to: outcome)
-            phase = .completed
-            if onStarter { buffer.completedOnStarter = true }
-            return .kept
-        case .forwarding:
-            return .forward((future.unsafelyUnwrapped, generation), reporter)
-        case .completed, .taken:
-            preconditionFailure("Internal inconsistency: a completion was kept before it was called")
-        }
+        if let run { return .forward(run, reporter) }
+        buffer.keepForStarter(outcome, onStarter: onStarter)
+        return .kept
     }
 }
 
@@ -221,7 +240,9 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
     ) -> FutureCompleterBuffer {
         let buffer = create(minimumCapacity: 1) { _ in State(run: run, reporter: reporter) }
         buffer.withUnsafeMutablePointerToElements { element in
-            element.initialize(to: FutureCompleterElement(lock: lockElementToPlace(), slot: UnsafeMutableRawPointer(slot)))
+            element.initialize(
+                to: FutureCompleterElement(lock: lockElementToPlace(), slot: UnsafeMutableRawPointer(slot), madeForRun: run != nil)
+            )
             initializeMutex(lockElementMutex(element.pointer(to: \.lock)!))
         }
         return unsafeDowncast(buffer, to: FutureCompleterBuffer.self)
@@ -236,8 +257,18 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
     var starter: ThreadIdentity { element.pointer(to: \.starter)!.pointee }
 
     @inlinable
+    var madeForRun: Bool { element.pointer(to: \.madeForRun)!.pointee }
+
+    @inlinable
     var slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>> {
         element.pointer(to: \.slot)!.pointee.assumingMemoryBound(to: FutureOutcome<Success, Failure>.self)
+    }
+
+    /// Only on the starter's thread.
+    @inlinable
+    var starting: Bool {
+        get { element.pointer(to: \.starting)!.pointee }
+        set { element.pointer(to: \.starting)!.pointee = newValue }
     }
 
     /// Only on the starter's thread.
@@ -247,6 +278,15 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
         set { element.pointer(to: \.completedOnStarter)!.pointee = newValue }
     }
 
+    /// Puts the outcome of the first call in the slot for the starter; `onStarter`: the call is
+    /// on the starter's thread, while the operation starts.
+    @inlinable
+    func keepForStarter(_ outcome: FutureOutcome<Success, Failure>, onStarter: Bool) {
+        slot.initialize(to: outcome)
+        if onStarter { completedOnStarter = true }
+    }
+
+    /// The state under the buffer's own mutex: a completer made without a run.
     @inlinable
     func withLock<Result>(_ body: (inout State) -> Result) -> Result {
         withUnsafeMutablePointers { state, element in
@@ -254,26 +294,65 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
         }
     }
 
+    /// A call of the completion of a completer made for a run: the first ends the run (see
+    /// ``endRunIfFirst(_:first:)``) and tells its consumers, and, `onStarter`, keeps the outcome
+    /// for the starter. Returns whether it was the first.
+    @inlinable @inline(__always)
+    func callEndingRun(_ outcome: FutureOutcome<Success, Failure>, onStarter: Bool) -> Bool {
+        var first = false
+        endRunIfFirst(outcome, first: &first)?.consumers?.deliver(outcome)
+        if first && onStarter { keepForStarter(outcome, onStarter: true) }
+        return first
+    }
+
+    /// Under the lock of the run's future, records a call of the completion of a completer made
+    /// for a run; the first call (`first`) ends the run. Returns the run's consumers to tell,
+    /// `nil` for a later call or when the run had ended (every consumer left).
+    @inlinable @inline(__always)
+    func endRunIfFirst(_ outcome: FutureOutcome<Success, Failure>, first: inout Bool) -> FutureStateMachine<Success, Failure>.Completion? {
+        withUnsafeMutablePointerToHeader { state in
+            let run = state.pointee.run.unsafelyUnwrapped  // set when made: read without a lock
+            return run.future.endRun(run.generation, outcome) {
+                first = !state.pointee.called
+                state.pointee.called = true
+                return first
+            }
+        }
+    }
+
+    /// Set when made: read without a lock.
+    @inlinable
+    var reporter: MisuseReporter {
+        withUnsafeMutablePointerToHeader { $0.pointer(to: \.reporter)!.pointee }
+    }
+
     // Compiled unspecialised: the common case (called on the starter's thread while starting,
-    // and released there) reads two fields of the element, without the lock.
+    // and released there) reads two fields of the element, without a lock.
     @inlinable
     deinit {
-        let wasCalled = starter.isCurrent && completedOnStarter ? true : withLock { $0.called }
-        if !wasCalled { completionNeverCalled() }
+        if !(starter.isCurrent && completedOnStarter) { completionNeverCalled() }
         destroyLockElement(element.pointer(to: \.lock)!)
     }
 
-    /// The completion was released without being called: the run ends with
+    /// The completer is released: unless the completion was called, the run ends with
     /// ``AsyncBridgeError/completionNeverCalled``, reported before its consumers are told,
     /// unless it had ended already.
     @usableFromInline
     func completionNeverCalled() {
         let outcome = FutureOutcome<Success, Failure>.broken(.completionNeverCalled)
-        guard case .forward(let run, let reporter) = withLock({ $0.call(outcome, self) }) else {
-            preconditionFailure("Internal inconsistency: a completer was released while its operation was starting")
+        let ended: FutureStateMachine<Success, Failure>.Completion?
+        if madeForRun {
+            var first = false
+            ended = endRunIfFirst(outcome, first: &first)  // `nil` too when it was called
+        } else {
+            switch withLock({ $0.call(outcome, self, onStarter: false) }) {
+            case .again: return  // it was called
+            case .forward(let run, _): ended = run.future.endRun(run.generation, outcome)
+            case .kept: preconditionFailure("Internal inconsistency: a completer was released while its operation was starting")
+            }
         }
-        guard let completion = run.future.endRun(run.generation, outcome) else { return }
+        guard let ended else { return }
         reporter.report(.completionNeverCalled, failure: Failure.self)
-        completion.consumers?.deliver(outcome)
+        ended.consumers?.deliver(outcome)
     }
 }

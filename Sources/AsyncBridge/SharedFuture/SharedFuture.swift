@@ -153,13 +153,11 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         let starting = FutureCompleter.start(
             reporter: reporter,
             run: (self, generation),
-            { cancel = operation.unsafelyUnwrapped.start($0) },
-            forwardingTo: { (self, generation) }  // not called: the completer has its run
+            { cancel = operation.unsafelyUnwrapped.start($0) }
         ) { started -> Machine.Start in
             if case .completed(let outcome) = started {
-                // Completed on this thread while it started: the run ends here, and its cancel
-                // action is dropped unused.
-                completeRun(generation, outcome)
+                // Completed on this thread while it started: the run has ended with it, and its
+                // cancel action is dropped unused.
                 return .finished(outcome)
             }
             let starting = storage.withLock { $0.started(generation, cancel: cancel) }
@@ -295,6 +293,13 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
     @inlinable
     func endRun(_ generation: UInt64, _ outcome: FutureOutcome<Success, Failure>) -> Machine.Completion? {
         storage.withLock { $0.complete(generation, outcome) }
+    }
+
+    /// ``endRun(_:_:)`` if `isFirst`, called under the lock, says this is the first call of the
+    /// run's completion (the completer made for the run keeps that under this lock).
+    @inlinable
+    func endRun(_ generation: UInt64, _ outcome: FutureOutcome<Success, Failure>, ifFirst isFirst: () -> Bool) -> Machine.Completion? {
+        storage.withLock { isFirst() ? $0.complete(generation, outcome) : nil }
     }
 
     /// The run of a future made with `init(runningFirstRun:)`, where its completer forwards.

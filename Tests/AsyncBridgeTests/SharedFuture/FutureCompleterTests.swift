@@ -83,6 +83,31 @@ struct FutureCompleterTests {
         withExtendedLifetime((starter, joinedToken)) {}
     }
 
+    /// The same on the starter's own thread: a completion called inside the operation, while
+    /// it starts, ends the run at once, so a consumer that joined the run is told before the
+    /// completion returns, not once the operation returns.
+    @Test func aListenerIsToldBeforeACompletionOnTheStartersThreadReturns() {
+        let box = SharedLock<SharedFuture<Int, Never>?>(nil)
+        let joinedToken = SharedLock<CancellationToken?>(nil)
+        let told = SharedLock<[Int]>([])
+        let toldWhenCompletionReturned = SharedLock<[Int]?>(nil)
+        let future = SharedFuture<Int, Never> { completion in
+            let future = box.withLock { $0 }!
+            let token = future.subscribe { result in
+                if case .success(let value) = result { told.withLock { $0.append(value) } }
+            }
+            joinedToken.withLock { $0 = token }
+            completion(.success(7))
+            let seen = told.withLock { $0 }
+            toldWhenCompletionReturned.withLock { $0 = seen }
+        }
+        box.withLock { $0 = future }
+        let starter = future.subscribe { _ in }
+        #expect(toldWhenCompletionReturned.withLock { $0 } == [7])
+        #expect(told.withLock { $0 } == [7])
+        withExtendedLifetime((starter, joinedToken)) {}
+    }
+
     /// A completion on the starter's thread, which the starter takes without the lock, and a
     /// second call on another thread at the same time, which takes the lock: the starter's
     /// unlocked accesses must not overlap the state the second call changes. Only the thread
