@@ -52,6 +52,18 @@ struct Lock<State> {
         }
     }
 
+    /// The mutex on its own, for an owner that also guards a field of its own with this lock
+    /// and reads it where unspecialised code cannot name `State` (a completer's deinitialiser).
+    /// Valid while this lock is alive: the owner keeps it.
+    ///
+    /// ```swift
+    /// let mutex = lock.mutex
+    /// mutex.lock(); let seen = flag; mutex.unlock()
+    /// ```
+    @inlinable
+    var mutex: LockMutex {
+        LockMutex(buffer.withUnsafeMutablePointerToElements { lockElementMutex($0) })
+    }
 }
 
 extension Lock: @unchecked Sendable where State: Sendable {

@@ -11,12 +11,10 @@
 @usableFromInline
 typealias FutureRun<Success: Sendable, Failure: Error> = (future: SharedFuture<Success, Failure>, generation: UInt64)
 
-/// What one completer knows, under its lock: the lock of the future of the run it was made
-/// for, or its own.
+/// What one completer knows of its run, under its lock (the lock of the future of the run it
+/// was made for, or its own).
 @usableFromInline
 struct FutureCompleterState<Success: Sendable, Failure: Error> {
-    /// The completion was called (or released uncalled): later calls are ignored.
-    @usableFromInline var called = false
     /// The run the completion goes to: given when the completer is made for a run (and then
     /// never changed, so read without a lock), or named by the starter of a `withCompletion`
     /// call once its operation returned without completing (until then a completion is kept in
@@ -31,14 +29,19 @@ struct FutureCompleterState<Success: Sendable, Failure: Error> {
     }
 }
 
-/// The completer's fields outside its state, in the buffer's element beside the mutex, so that
-/// touching them never overlaps an access to the state under a lock: set when the completer is
-/// made, but for `starting` and `completedOnStarter`, which only the starter's thread writes
-/// and reads (that thread's program order orders every access).
+/// The completer's fields that do not depend on its generic parameters, in the buffer's element
+/// beside the mutex, so that its deinitialiser (compiled unspecialised) reads them without type
+/// metadata: set when the completer is made, but for `called`, under `gate`, and `starting`
+/// and `completedOnStarter`, which only the starter's thread writes and reads (that thread's
+/// program order orders every access).
 @usableFromInline
 struct FutureCompleterElement {
-    /// The completer's own mutex, which guards the state when it has no `run`.
+    /// The completer's own mutex, which guards its state unless it was made for a run.
     @usableFromInline var lock: LockElement
+    /// The mutex that guards the state and `called`: the run's future's, or `lock`'s.
+    @usableFromInline let gate: LockMutex
+    /// The completion was called (or released uncalled): later calls are ignored.
+    @usableFromInline var called = false
     /// The thread that runs the operation (and makes this completer).
     @usableFromInline let starter: ThreadIdentity
     /// Where a completion that comes on the starter's thread while the operation starts puts
@@ -56,8 +59,9 @@ struct FutureCompleterElement {
     @usableFromInline var completedOnStarter = false
 
     @inlinable
-    init(lock: LockElement, slot: UnsafeMutableRawPointer, madeForRun: Bool) {
+    init(lock: LockElement, gate: LockMutex, slot: UnsafeMutableRawPointer, madeForRun: Bool) {
         self.lock = lock
+        self.gate = gate
         self.starter = .current
         self.slot = slot
         self.madeForRun = madeForRun
@@ -70,13 +74,13 @@ struct FutureCompleterElement {
 ///
 /// A struct around the buffer so that it can be `Sendable` (`ManagedBuffer` is explicitly not)
 /// and still be captured by a completion block as a single reference, with no box. Unchecked,
-/// and sound: the state is touched only under the lock of the run's future or, for a completer
-/// made without a run, the buffer's mutex; of the element's fields beside it, all are set before
-/// the completer is handed out but `starting` and `completedOnStarter`, which only the starter's
-/// thread touches.
+/// and sound: the state and `called` are touched only under the gate (the lock of the run's
+/// future or, for a completer made without a run, the buffer's mutex); of the element's other
+/// fields, all are set before the completer is handed out but `starting` and
+/// `completedOnStarter`, which only the starter's thread touches.
 ///
 /// ```swift
-/// let outcome = FutureCompleter.start(reporter: reporter, forwardingTo: { (future, 1) },
+/// let started = FutureCompleter.start(reporter: reporter, forwardingTo: { (future, 1) },
 ///                                     { api.load(completion: $0.resolve) }) { $0 }
 /// ```
 @usableFromInline
@@ -163,7 +167,7 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
     @inlinable
     func forward(to target: () -> FutureRun<Success, Failure>) -> Started {
         buffer.withLock { state -> Started in
-            if state.called { return .completed(buffer.slot.move()) }
+            if buffer.called { return .completed(buffer.slot.move()) }
             let run = target()
             state.run = run
             return .forwarding(run.future)
@@ -189,7 +193,7 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
         switch buffer.withLock({ $0.call(outcome, buffer, onStarter: onStarter) }) {
         case .kept: break
         case .again(let reporter): reporter.report(.completionCalledMoreThanOnce, failure: Failure.self)
-        case .forward(let run, _): run.future.completeRun(run.generation, outcome)
+        case .forward(let run): run.future.completeRun(run.generation, outcome)
         }
     }
 }
@@ -203,7 +207,7 @@ extension FutureCompleterState {
         /// A later call.
         case again(MisuseReporter)
         /// The first call once the operation returned: it goes to a run.
-        case forward(FutureRun<Success, Failure>, MisuseReporter)
+        case forward(FutureRun<Success, Failure>)
     }
 
     /// Records a call of a `withCompletion` call's completion: forwarded once the starter named
@@ -215,9 +219,9 @@ extension FutureCompleterState {
         _ buffer: FutureCompleterBuffer<Success, Failure>,
         onStarter: Bool
     ) -> Call {
-        if called { return .again(reporter) }
-        called = true
-        if let run { return .forward(run, reporter) }
+        if buffer.called { return .again(reporter) }
+        buffer.called = true
+        if let run { return .forward(run) }
         buffer.keepForStarter(outcome, onStarter: onStarter)
         return .kept
     }
@@ -240,10 +244,12 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
     ) -> FutureCompleterBuffer {
         let buffer = create(minimumCapacity: 1) { _ in State(run: run, reporter: reporter) }
         buffer.withUnsafeMutablePointerToElements { element in
+            let own = lockElementMutex(element.pointer(to: \.lock)!)  // its address, made below
+            let gate = run?.future.storage.mutex ?? LockMutex(own)
             element.initialize(
-                to: FutureCompleterElement(lock: lockElementToPlace(), slot: UnsafeMutableRawPointer(slot), madeForRun: run != nil)
+                to: FutureCompleterElement(lock: lockElementToPlace(), gate: gate, slot: UnsafeMutableRawPointer(slot), madeForRun: run != nil)
             )
-            initializeMutex(lockElementMutex(element.pointer(to: \.lock)!))
+            initializeMutex(own)
         }
         return unsafeDowncast(buffer, to: FutureCompleterBuffer.self)
     }
@@ -262,6 +268,13 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
     @inlinable
     var slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>> {
         element.pointer(to: \.slot)!.pointee.assumingMemoryBound(to: FutureOutcome<Success, Failure>.self)
+    }
+
+    /// Only under `gate`.
+    @inlinable
+    var called: Bool {
+        get { element.pointer(to: \.called)!.pointee }
+        set { element.pointer(to: \.called)!.pointee = newValue }
     }
 
     /// Only on the starter's thread.
@@ -313,8 +326,8 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
         withUnsafeMutablePointerToHeader { state in
             let run = state.pointee.run.unsafelyUnwrapped  // set when made: read without a lock
             return run.future.endRun(run.generation, outcome) {
-                first = !state.pointee.called
-                state.pointee.called = true
+                first = !called
+                called = true
                 return first
             }
         }
@@ -326,12 +339,21 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
         withUnsafeMutablePointerToHeader { $0.pointer(to: \.reporter)!.pointee }
     }
 
-    // Compiled unspecialised: the common case (called on the starter's thread while starting,
-    // and released there) reads two fields of the element, without a lock.
+    // Compiled unspecialised, so it reads only the element: without a lock when the completion
+    // came on the starter's thread while starting and the completer is released there (the
+    // common case), else `called` under the gate.
     @inlinable
     deinit {
-        if !(starter.isCurrent && completedOnStarter) { completionNeverCalled() }
+        if !(starter.isCurrent && completedOnStarter) && !calledUnderGate { completionNeverCalled() }
         destroyLockElement(element.pointer(to: \.lock)!)
+    }
+
+    @inlinable
+    var calledUnderGate: Bool {
+        let gate = element.pointer(to: \.gate)!.pointee
+        gate.lock()
+        defer { gate.unlock() }
+        return called
     }
 
     /// The completer is released: unless the completion was called, the run ends with
@@ -347,7 +369,7 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
         } else {
             switch withLock({ $0.call(outcome, self, onStarter: false) }) {
             case .again: return  // it was called
-            case .forward(let run, _): ended = run.future.endRun(run.generation, outcome)
+            case .forward(let run): ended = run.future.endRun(run.generation, outcome)
             case .kept: preconditionFailure("Internal inconsistency: a completer was released while its operation was starting")
             }
         }
