@@ -81,12 +81,7 @@ struct FutureCompleterEdgeTests {
         let spy = CompletionSpy<Result<Int, any Error>>()
         future.subscribe(spy.completion)
         #expect((try? spy.calls.first?.get()) == 3)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            held.withLock { $0 = nil }
-            done.signal()
-        }
-        done.wait()
+        releaseOnAnotherThread(held)
         #expect(recorder.misuses.isEmpty)
     }
 
@@ -101,12 +96,7 @@ struct FutureCompleterEdgeTests {
             }
         }
         #expect(value == 4)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            held.withLock { $0 = nil }
-            done.signal()
-        }
-        done.wait()
+        releaseOnAnotherThread(held)
         #expect(recorder.misuses.isEmpty)
     }
 
@@ -166,12 +156,7 @@ struct FutureCompleterEdgeTests {
         }
         let spy = CompletionSpy<Result<Int, any Error>>()
         future.subscribe(spy.completion)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            held.withLock { $0 = nil }
-            done.signal()
-        }
-        done.wait()
+        releaseOnAnotherThread(held)
         #expect(spy.calls.count == 1)
         #expect(recorder.misuses == reported([.completionNeverCalled]))
     }
@@ -248,4 +233,14 @@ struct FutureCompleterConcurrencyTests {
         }
         #expect(recorder.misuses.allSatisfy { $0 == .completionCalledMoreThanOnce || $0 == .completionNeverCalled })
     }
+}
+
+/// Drops the completion block `held` keeps, on a thread of its own, and waits until it has.
+private func releaseOnAnotherThread(_ held: SharedLock<(@Sendable (Result<Int, Never>) -> Void)?>) {
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        held.withLock { $0 = nil }
+        done.signal()
+    }
+    done.wait()
 }
