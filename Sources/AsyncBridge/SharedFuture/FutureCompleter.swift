@@ -38,7 +38,8 @@ struct FutureCompleterState<Success: Sendable, Failure: Error> {
 struct FutureCompleterElement {
     /// The completer's own mutex, which guards its state unless it was made for a run.
     @usableFromInline var lock: LockElement
-    /// The mutex that guards the state and `called`: the run's future's, or `lock`'s.
+    /// The mutex that guards the state and `called`: the run's future's (which the state's
+    /// `run` keeps alive), or `lock`'s.
     @usableFromInline let gate: LockMutex
     /// The completion was called (or released uncalled): later calls are ignored.
     @usableFromInline var called = false
@@ -348,6 +349,7 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
         destroyLockElement(element.pointer(to: \.lock)!)
     }
 
+    /// Whether the completion was called, read under the gate without generic metadata.
     @inlinable
     var calledUnderGate: Bool {
         let gate = element.pointer(to: \.gate)!.pointee
