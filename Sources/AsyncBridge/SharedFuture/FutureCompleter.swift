@@ -48,10 +48,6 @@ struct FutureCompleterElement {
     /// Where a completion that comes on the starter's thread while the operation starts puts
     /// its outcome: memory in the starter's frame (a `FutureOutcome`), valid only meanwhile.
     @usableFromInline let slot: UnsafeMutableRawPointer
-    /// The completer was made for a run: the lock of that run's future guards the state, and
-    /// the first call ends the run in the same critical section. Otherwise (a `withCompletion`
-    /// call's) the mutex guards it.
-    @usableFromInline let madeForRun: Bool
     /// The operation has not returned yet.
     @usableFromInline var starting = true
     /// The completion was called on the starter's thread while the operation was starting: the
@@ -60,12 +56,11 @@ struct FutureCompleterElement {
     @usableFromInline var completedOnStarter = false
 
     @inlinable
-    init(lock: LockElement, gate: LockMutex, slot: UnsafeMutableRawPointer, madeForRun: Bool) {
+    init(lock: LockElement, gate: LockMutex, slot: UnsafeMutableRawPointer) {
         self.lock = lock
         self.gate = gate
         self.starter = .current
         self.slot = slot
-        self.madeForRun = madeForRun
     }
 }
 
@@ -248,7 +243,7 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
             let own = lockElementMutex(element.pointer(to: \.lock)!)  // its address, made below
             let gate = run?.future.storage.mutex ?? LockMutex(own)
             element.initialize(
-                to: FutureCompleterElement(lock: lockElementToPlace(), gate: gate, slot: UnsafeMutableRawPointer(slot), madeForRun: run != nil)
+                to: FutureCompleterElement(lock: lockElementToPlace(), gate: gate, slot: UnsafeMutableRawPointer(slot))
             )
             initializeMutex(own)
         }
@@ -263,8 +258,13 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
     @inlinable
     var starter: ThreadIdentity { element.pointer(to: \.starter)!.pointee }
 
+    /// The completer was made for a run: its gate is the lock of that run's future, which
+    /// guards the state, and the first call ends the run in the same critical section.
+    /// Otherwise (a `withCompletion` call's) the gate is the completer's own mutex.
     @inlinable
-    var madeForRun: Bool { element.pointer(to: \.madeForRun)!.pointee }
+    var madeForRun: Bool {
+        element.pointer(to: \.gate)!.pointee.pointer != lockElementMutex(element.pointer(to: \.lock)!)
+    }
 
     @inlinable
     var slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>> {
