@@ -88,20 +88,20 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
         buffer = FutureCompleterBuffer.make(slot: slot, run: run, reporter: reporter)
     }
 
-    /// How the operation's start went.
+    /// How a `withCompletion` call's operation started.
     @usableFromInline
     enum Started {
-        /// The completion came while the operation was starting. For a run, the run has ended
-        /// with it; for a `withCompletion` call, it is the starter's to pass on.
+        /// The completion came while the operation was starting: it is the starter's to pass on.
         case completed(FutureOutcome<Success, Failure>)
-        /// The operation returned without completing, or its completion went to this run.
+        /// The operation returned without completing: the completion goes to this future's run.
         case forwarding(SharedFuture<Success, Failure>)
     }
 
     /// Runs the operation `start` for `run` with a fresh completer, whose misuse goes to
-    /// `reporter`; a completion ends the run at once. Returns what `then` makes of the start,
-    /// which runs while the completer is still held here: a dropped completion block cannot end
-    /// the run before `then` has recorded the start.
+    /// `reporter`; a completion ends the run at once. Returns what `then` makes of the start:
+    /// of the outcome if the completion came on this thread while the operation started (the
+    /// run has ended with it), else of `nil`. `then` runs while the completer is still held
+    /// here: a dropped completion block cannot end the run before `then` has recorded the start.
     ///
     /// The completer is released when this returns, so that from then on only the completion
     /// blocks keep it, and releasing them uncalled ends the run.
@@ -110,10 +110,10 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
         reporter: MisuseReporter,
         run: FutureRun<Success, Failure>,
         _ start: (FutureCompleter) -> Void,
-        then: (Started) -> Result
+        then: (FutureOutcome<Success, Failure>?) -> Result
     ) -> Result {
         withFresh(reporter: reporter, run: run, start) { completer in
-            then(completer.started() ?? .forwarding(run.future))
+            then(completer.started())
         }
     }
 
@@ -130,7 +130,8 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
         then: (Started) -> Result
     ) -> Result {
         withFresh(reporter: reporter, run: nil, start) { completer in
-            then(completer.started() ?? completer.forward(to: target))
+            if let outcome = completer.started() { return then(.completed(outcome)) }
+            return then(completer.forward(to: target))
         }
     }
 
@@ -152,9 +153,9 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
     /// The operation returned: the outcome if the completion came on this thread while it was
     /// starting (for a run, the run has ended with it), else `nil`.
     @inlinable
-    func started() -> Started? {
+    func started() -> FutureOutcome<Success, Failure>? {
         buffer.starting = false  // the starter's own fields: no lock needed
-        return buffer.completedOnStarter ? .completed(buffer.slot.move()) : nil
+        return buffer.completedOnStarter ? buffer.slot.move() : nil
     }
 
     /// A `withCompletion` call's operation returned without a completion on this thread: the

@@ -154,11 +154,11 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
             reporter: reporter,
             run: (self, generation),
             { cancel = operation.unsafelyUnwrapped.start($0) }
-        ) { started -> Machine.Start in
-            if case .completed(let outcome) = started {
+        ) { completed -> Machine.Start in
+            if let completed {
                 // Completed on this thread while it started: the run has ended with it, and its
                 // cancel action is dropped unused.
-                return .finished(outcome)
+                return .finished(completed)
             }
             let starting = storage.withLock { $0.started(generation, cancel: cancel) }
             guard case .running = starting, inTask, Task.isCancelled else { return starting }
