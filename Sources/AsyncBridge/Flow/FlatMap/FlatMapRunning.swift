@@ -1,9 +1,8 @@
 /// What a flatMap subscription holds while it runs: the payload of
-/// ``FlatMapStateMachine/State/running(_:)``, changed in place. (A struct payload is copied out
-/// of the enum and back for every event, retaining and releasing each of its references; and
-/// the stored properties of a class are checked for exclusive access at run time on each use.
-/// Here the fields are the header of a `ManagedBuffer`, reached through a pointer, as in
-/// ``Lock``.)
+/// ``FlatMapStateMachine/State/running(_:)``, changed in place through a pointer to a
+/// `ManagedBuffer`'s header (as in ``Lock``). A struct payload would be copied out of the enum
+/// and back, with a retain and release per reference, on every event; a class's stored
+/// properties would be checked for exclusive access on every use.
 ///
 /// Unchecked: it is reached only through its machine, under the storage's lock, until the
 /// machine hands it out in a ``FlatMapStateMachine/Teardown`` and forgets it (``end()``); from
@@ -80,7 +79,6 @@ struct FlatMapRunning<Element: Sendable, NewElement: Sendable, Failure: Error>: 
         nonmutating set { checkRunning(); fields.pointee.isDelivering = newValue }
     }
 
-    /// Debug builds: traps on a change after ``end()``.
     @inlinable
     func checkRunning() {
         #if DEBUG
@@ -103,7 +101,6 @@ struct FlatMapRunning<Element: Sendable, NewElement: Sendable, Failure: Error>: 
         outerFinished && inners.isEmpty && waiting.isEmpty && !isStarting
     }
 
-    /// Registers a new inner for `value`.
     @inlinable
     func start(_ value: Element) -> Start {
         lastID += 1
@@ -113,7 +110,6 @@ struct FlatMapRunning<Element: Sendable, NewElement: Sendable, Failure: Error>: 
     }
 }
 
-/// The fields of a ``FlatMapRunning``.
 @usableFromInline
 struct FlatMapRunningFields<Element: Sendable, NewElement: Sendable, Failure: Error>: Sendable {
     @usableFromInline let transform: @Sendable (Element) -> Flow<NewElement, Failure>

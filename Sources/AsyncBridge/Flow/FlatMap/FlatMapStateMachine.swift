@@ -1,21 +1,18 @@
-/// Which inner flows of the flatMap family run, and what happens to outer values that arrive
+/// Which inner flows of the flatMap family run, and what becomes of outer values that arrive
 /// while some are running.
 @usableFromInline
 enum FlatMapStrategy: Sendable {
-    /// Up to `maxConcurrent` inners at once; later outer values wait in a queue and start in
-    /// order as slots free up (`flatMap`, `concatMap`). Nothing is dropped.
+    /// Up to `maxConcurrent` inners; later values wait in a queue, in order (`flatMap`, `concatMap`).
     case merge(maxConcurrent: Int)
-    /// One inner: each outer value cancels the running inner and takes its place
-    /// (`flatMapLatest`).
+    /// One inner, cancelled and replaced by each outer value (`flatMapLatest`).
     case latest
-    /// One inner: outer values that arrive while it runs are ignored (`flatMapFirst`).
+    /// One inner; outer values that arrive while it runs are ignored (`flatMapFirst`).
     case first
 }
 
 /// The decisions of one flatMap subscription, made under the storage's lock. Each event returns
-/// what to do once the lock is released: start an inner (call the transform, subscribe),
-/// deliver downstream, cancel subscriptions, release what the subscription held. None of that
-/// happens here, so the machine can be driven with plain values (`FlatMapStateMachineTests`).
+/// what to do once unlocked (call the transform and subscribe, deliver, cancel, release), so the
+/// machine can be driven with plain values (`FlatMapStateMachineTests`).
 ///
 /// ```
 /// running ──outer finished, nothing runs or waits──▶ terminated (finished delivered)
@@ -25,22 +22,20 @@ enum FlatMapStrategy: Sendable {
 ///    └──cancellation, downstream .stop──▶ terminated
 /// ```
 ///
-/// Inners are known by id, given in order; the machine holds each running inner's subscription.
-/// An event from an id the machine no longer holds (a replaced `latest` inner, or any inner once
+/// Inners are known by id, given in order, and the machine holds each running one's subscription;
+/// an event from an id it no longer holds (a replaced `latest` inner, or any inner once
 /// terminated) is dropped.
 ///
-/// Delivery is part of the machine, so that the check of an inner's id and its place in the
-/// delivery order are one decision: the thread that is handed ``ValueAction/deliver(_:)``
-/// delivers, then asks ``delivered()`` for the next event; others queue theirs meanwhile. So a
-/// replaced inner's value, once the switch is decided, can neither be delivered nor follow a
-/// value of the new inner.
+/// Delivery is decided here, so that checking an inner's id and placing its value in the order
+/// are one decision: the thread handed ``ValueAction/deliver(_:)`` delivers, then asks
+/// ``delivered(for:)`` for the next event, while others queue theirs. So once a switch is
+/// decided, a replaced inner's value is neither delivered nor placed after the new inner's.
 ///
-/// Starting inners is a trampoline (`merge`): the thread handed a ``Start`` is the starter; it
-/// subscribes, then asks ``startReturned(finishing:)`` for the next queued value, until there is
-/// none or no free slot. Inners that finish meanwhile only free their slot; the starter's own,
-/// if it finished during its subscribe, is reported with that question. So
-/// `flatMap { .just($0) }` over any number of values runs in constant stack depth, and calls to
-/// the transform never overlap.
+/// Starting is a trampoline (`merge`): the thread handed a ``Start`` subscribes, then asks
+/// ``startReturned(finishing:)`` for the next queued value, until none waits or no slot is free.
+/// Inners that finish meanwhile only free their slot; the starter's own, if it finished during
+/// its subscribe, is reported with that question. So `flatMap { .just($0) }` runs in constant
+/// stack depth, and calls to the transform never overlap.
 @usableFromInline
 struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Error>: Sendable {
     @usableFromInline
@@ -108,18 +103,16 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         case start(Start)
         /// The start loop is over, or the subscription ended before it: release what it held.
         case end(Teardown)
-        /// The subscription ended with `completion`: cancel (unless it finished) and release
-        /// the teardown, then deliver `completion`.
+        /// The subscription ended: cancel (unless it finished), release, then deliver `completion`.
         case complete(Teardown, FlowCompletion<Failure>)
-        /// The subscription ended with `completion`, which the thread delivering now will
-        /// deliver after the values queued: cancel (unless it finished) and release the teardown.
+        /// As `complete`, but the thread delivering now delivers `completion` after its queue.
         case completeLater(Teardown, FlowCompletion<Failure>)
     }
 
     /// What to do with an inner's value.
     @usableFromInline
     enum ValueAction: Sendable {
-        /// Deliver it, then ask ``delivered()`` for more.
+        /// Deliver it, then ask ``delivered(for:)`` for more.
         case deliver(NewElement)
         /// Queued for the thread delivering now.
         case queued
@@ -196,10 +189,9 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         }
     }
 
-    /// The starter has subscribed the inner of its last ``Start``: the next to start, if a value
-    /// waits and a slot is free; otherwise the starter leaves the loop. `finishing`: that
-    /// inner's id, if it finished during the subscribe and left the report to the starter
-    /// (``innerFinished(_:)`` and this in one event).
+    /// The starter has subscribed its last ``Start``'s inner: the next to start, if a value waits
+    /// and a slot is free, else the starter leaves the loop. `finishing`: that inner's id, if it
+    /// finished during the subscribe (its ``innerFinished(_:)``, folded into this event).
     @inlinable
     mutating func startReturned(finishing finished: UInt64? = nil) -> Action {
         guard case .running(let running) = state else { return .end(Teardown(nil)) }
@@ -213,7 +205,6 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         return running.isDone ? end(running, .finished) : .none
     }
 
-    /// The inner `id` finished.
     @inlinable
     mutating func innerFinished(_ id: UInt64) -> Action {
         guard case .running(let running) = state, running.inners.remove(id) != nil else { return .none }
@@ -234,7 +225,6 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         return end(running, .failure(error))
     }
 
-    /// The outer flow completed.
     @inlinable
     mutating func outerCompleted(_ completion: FlowCompletion<Failure>) -> Action {
         guard case .running(let running) = state else { return .none }
@@ -261,7 +251,6 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         }
     }
 
-    /// The inner `id` sent a value.
     @inlinable
     mutating func innerValue(_ value: NewElement, from id: UInt64) -> ValueAction {
         guard case .running(let running) = state else { return .drop }

@@ -1,13 +1,13 @@
 /// One subscription of a flatMap-family flow: the lock-guarded ``FlatMapStateMachine`` and the
 /// downstream subscriber it decides deliveries for.
 ///
-/// The lock rule: events are decided under the lock, and everything they lead to — the user's
-/// transform, subscribing and cancelling flows, delivering downstream, releasing what the
-/// subscription held — happens after unlocking.
+/// Lock rule: events are decided under the lock; what they lead to (the user's transform,
+/// subscribing and cancelling flows, delivering downstream, releasing what the subscription
+/// held) happens after unlocking.
 ///
-/// References: the outer flow runs under a child of the downstream subscription, whose cancel
-/// action holds the machine (which holds the transform and the subscriptions, never this
-/// storage). Each inner's subscriber holds this storage through its ``FlatMapInnerReceiver``
+/// References: the downstream subscription's cancel action holds the machine (the transform and
+/// the subscriptions, never this storage); the outer flow runs under a child of that
+/// subscription; each inner's subscriber holds this storage through its ``FlatMapInnerReceiver``
 /// while its source keeps it. So a subscription whose sources keep nothing keeps nothing alive
 /// but its transform, until it is cancelled.
 @usableFromInline
@@ -31,7 +31,6 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
         downstream.subscription.onCancel { Self.cancel(machine) }
     }
 
-    /// Subscribes to the outer flow.
     @inlinable
     func subscribe(to upstream: Flow<Element, Failure>) {
         upstream.run(FlowSubscriber(
@@ -84,9 +83,8 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
         if case .failure = completion { teardown.cancelSubscriptions() }
     }
 
-    /// The start loop: subscribes `first`, then whatever the machine says is next. An inner
-    /// that finished during its own subscribe is reported by the starter, with its return
-    /// (``FlatMapInnerFinish``).
+    /// The start loop: subscribes `first`, then whatever the machine says is next. An inner that
+    /// finished during its own subscribe is reported by the starter (``FlatMapInnerFinish``).
     @inlinable
     func startInners(_ first: consuming Machine.Start) -> FlowDemand {
         var start = first
@@ -178,9 +176,8 @@ final class FlatMapInnerReceiver<Element: Sendable, NewElement: Sendable, Failur
     /// Who reports the inner's finish: the starter, if it came during the subscribe.
     @usableFromInline let finish: FlatMapInnerFinish
 
-    /// `subscribing`: the starter is about to subscribe, and calls
-    /// ``FlatMapInnerFinish/subscribeReturned()`` when it returns; otherwise the inner reports
-    /// its own finish.
+    /// `subscribing`: the starter calls ``FlatMapInnerFinish/subscribeReturned()`` once its
+    /// subscribe returns; otherwise the inner reports its own finish.
     @inlinable
     init(storage: FlatMapStorage<Element, NewElement, Failure>, id: UInt64, subscription: FlowSubscription, subscribing: Bool) {
         self.storage = storage
@@ -204,10 +201,10 @@ final class FlatMapInnerReceiver<Element: Sendable, NewElement: Sendable, Failur
     }
 }
 
-/// Which thread reports an inner's finish to the machine: the inner's own, or, if the inner
-/// finished while its starter was still in its subscribe, the starter, with its return
-/// (``FlatMapStateMachine/startReturned(finishing:)``: one trip through the lock instead of
-/// two). Exactly one of them reports: the first of the two calls to change the word decides.
+/// Which thread reports an inner's finish: the inner's own, or, if it finished while its starter
+/// was still in its subscribe, the starter, with its return (one trip through the lock, not two:
+/// ``FlatMapStateMachine/startReturned(finishing:)``). Exactly one reports: the first of the two
+/// calls to change the word decides.
 ///
 /// ```swift
 /// let finish = FlatMapInnerFinish(subscribing: true)
@@ -222,8 +219,6 @@ struct FlatMapInnerFinish: ~Copyable, Sendable {
 
     @usableFromInline let state: AtomicWord
 
-    /// `subscribing`: a starter will call ``subscribeReturned()``; otherwise the inner's
-    /// thread always reports.
     @inlinable
     init(subscribing: Bool) {
         state = AtomicWord(subscribing ? Self.subscribing : Self.returned)

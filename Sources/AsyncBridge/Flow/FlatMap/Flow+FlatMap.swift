@@ -8,26 +8,18 @@ extension Flow {
     /// let posts = userIDs.flatMap(maxConcurrent: 3) { id in api.posts(of: id) }
     /// ```
     ///
-    /// - **Backpressure without loss.** At most `maxConcurrent` inner flows run at once. Values
-    ///   that arrive while all slots are busy wait in a queue, in order, and start as slots free
-    ///   up: none is dropped (Combine's `maxPublishers:` asks a demand-aware upstream for less
-    ///   and loses what a subject sends meanwhile; RxSwift's `merge(maxConcurrent:)` queues, as
-    ///   this does). The queue grows as fast as the outer flow outpaces the inners.
-    /// - **When `transform` runs.** When a value's inner flow starts: at once if a slot is free,
-    ///   otherwise when its turn comes (as in Combine, whose demand makes upstream send the value
-    ///   only then; RxSwift's `concatMap` calls its selector on arrival). So a queued value's
-    ///   work is built only when it is about to run. Calls to `transform` never overlap.
-    /// - **Completion.** Finishes when the outer flow and every inner flow, running or queued,
-    ///   have finished. An inner's own completion is not forwarded.
-    /// - **Failure.** A failure of the outer flow or of any inner flow fails the result at once
-    ///   and cancels the outer flow and every other inner, as RxSwift's `flatMap` does.
-    ///   Combine's `flatMap` (as OpenCombine implements it) cancels the other inners but not
-    ///   the outer subscription, whose later values it ignores; we cancel the outer too, since
-    ///   nothing can use its values any more. To keep going when an inner fails, contain the
-    ///   failure inside the inner flow:
-    ///   `flatMap { fetch($0).asResult() }` (failing without terminating).
-    /// - **Cancellation.** Cancelling the subscription, or a downstream that wants no more
-    ///   values, cancels the outer flow and every running inner, and drops the queue.
+    /// - At most `maxConcurrent` inner flows run at once. Later values wait in an unbounded
+    ///   queue, in order, and start as slots free up: none is dropped (unlike with Combine's
+    ///   `maxPublishers:`; see <doc:FlatMap>).
+    /// - `transform` runs when a value's inner flow starts (for a queued value, when its turn
+    ///   comes); its calls never overlap.
+    /// - Finishes when the outer flow and every inner flow, running or queued, have finished; an
+    ///   inner's own completion is not forwarded.
+    /// - A failure of the outer flow or of any inner fails the result at once and cancels the
+    ///   outer flow and every other inner. To keep going, contain it inside the inner flow:
+    ///   `flatMap { fetch($0).asResult() }`.
+    /// - Cancelling the subscription, or a downstream that wants no more values, cancels the
+    ///   outer flow and every running inner, and drops the queue.
     ///
     /// RxSwift: `flatMap` (`maxConcurrent: .max`), `map(_:).merge(maxConcurrent:)`;
     /// Combine: `flatMap(maxPublishers:_:)`.
@@ -36,7 +28,6 @@ extension Flow {
     ///   - maxConcurrent: How many inner flows may run at once; at least 1. The default runs
     ///     every inner flow at once.
     ///   - transform: Makes the inner flow for a value.
-    /// - Returns: A flow of the inner flows' values, in the order they arrive.
     @inlinable
     public func flatMap<NewElement>(
         maxConcurrent: Int = .max,
@@ -48,23 +39,19 @@ extension Flow {
     /// Maps each value to an inner flow and runs the inner flows one at a time, in order: the
     /// next starts when the previous has finished. `flatMap(maxConcurrent: 1)`.
     ///
-    /// Useful for serialising asynchronous work:
-    /// requests that must not overlap, writes that must land in order.
+    /// Useful for serialising asynchronous work: requests that must not overlap, writes that
+    /// must land in order.
     ///
     /// ```swift
     /// let saved = edits.concatMap { edit in api.save(edit) }
     /// ```
     ///
     /// Values that arrive while an inner flow runs wait in a queue; none is dropped. `transform`
-    /// runs when a value's turn comes. Finishes when the outer flow and every inner flow have
-    /// finished; any failure fails the result and cancels the rest (see
-    /// ``flatMap(maxConcurrent:_:)``).
+    /// runs when a value's turn comes. Completion, failure and cancellation as for
+    /// ``flatMap(maxConcurrent:_:)``.
     ///
     /// RxSwift: `concatMap`; Combine: `flatMap(maxPublishers: .max(1))`, which, unlike this,
     /// drops values that a subject sends while an inner runs.
-    ///
-    /// - Parameter transform: Makes the inner flow for a value.
-    /// - Returns: The inner flows' values, one inner flow after the other.
     @inlinable
     public func concatMap<NewElement>(
         _ transform: @escaping @Sendable (Element) -> Flow<NewElement, Failure>
@@ -85,7 +72,6 @@ extension Flow {
     /// - Parameters:
     ///   - maxConcurrent: How many inner flows may run at once; at least 1.
     ///   - transform: Makes the inner flow for a value and its index.
-    /// - Returns: A flow of the inner flows' values, in the order they arrive.
     @inlinable
     public func flatMapWithIndex<NewElement>(
         maxConcurrent: Int = .max,

@@ -9,23 +9,16 @@ extension Flow {
     /// let sessions = loginTaps.flatMapFirst { _ in api.logIn(credentials) }
     /// ```
     ///
-    /// - **Ignoring.** `transform` is not called for an ignored value; nothing is queued (use
-    ///   ``concatMap(_:)`` to keep every value).
-    /// - **Completion.** When the outer flow finishes, the running inner flow, if any, goes on;
-    ///   the result finishes when it does (as RxSwift). An inner's own completion is not
-    ///   forwarded.
-    /// - **Failure.** A failure of the outer flow or of the running inner fails the result and
-    ///   cancels the other (as RxSwift). Contain inner failures with ``asResult()`` to keep
-    ///   going.
-    /// - **Cancellation.** Cancelling the subscription, or a downstream that wants no more
-    ///   values, cancels the outer and the running inner flow.
+    /// `transform` is not called for an ignored value, and nothing is queued (use
+    /// ``concatMap(_:)`` to keep every value). When the outer flow finishes, the running inner
+    /// goes on, and the result finishes when it does; an inner's own completion is not
+    /// forwarded. A failure of the outer flow or of the running inner fails the result and
+    /// cancels the other; contain inner failures with ``asResult()`` to keep going. Cancelling,
+    /// or a downstream that wants no more values, cancels the outer and the running inner.
     ///
     /// RxSwift: `flatMapFirst`; Combine has none. (`flatMap(maxPublishers: .max(1))` comes
     /// close only behind a subject, which drops what it is sent while the inner runs; a
     /// demand-aware upstream is held back instead, and its values come later.)
-    ///
-    /// - Parameter transform: Makes the inner flow for an accepted value.
-    /// - Returns: The values of the inner flows, which never overlap.
     @inlinable
     public func flatMapFirst<NewElement>(
         _ transform: @escaping @Sendable (Element) -> Flow<NewElement, Failure>

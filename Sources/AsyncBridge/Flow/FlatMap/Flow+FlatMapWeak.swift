@@ -1,8 +1,6 @@
-// Weak-capture variants of the flatMap family: the owner is held weakly, handed to
-// the selector as a strong reference while it lives, and replaced by an empty inner flow once it
-// is gone — the `[weak self]` / `guard let self else { return .empty }` dance, written once.
-//
-// The owner must be `Sendable`: the selector runs on whichever thread the outer flow sends on.
+// Weak-capture variants of the flatMap family: the `[weak self]` /
+// `guard let self else { return .empty }` dance, written once. The owner must be `Sendable`:
+// the selector runs on whichever thread the outer flow sends on.
 
 /// A weak reference to the owner of a weak-capture selector.
 @usableFromInline
@@ -35,16 +33,12 @@ extension Flow {
     ///
     /// The flow never keeps the owner alive. The owner is checked each time an inner flow is
     /// about to start (for a queued value: when its turn comes); an inner flow already running
-    /// goes on (cancel the subscription to stop it). The outer flow is not ended by the owner's
-    /// death: it goes on, mapping values to nothing, until it completes or is cancelled.
+    /// goes on (cancel the subscription to stop it). The outer flow goes on after the owner's
+    /// death, mapping values to nothing, until it completes or is cancelled. `maxConcurrent`
+    /// (at least 1), completion, failure and cancellation are ``flatMap(maxConcurrent:_:)``'s.
     ///
     /// RxSwift: the community's `flatMap(weak:selector:)`, or `withUnretained(self)`
     /// then `flatMap`; Combine has none.
-    ///
-    /// - Parameters:
-    ///   - owner: The object `transform` works with, held weakly.
-    ///   - maxConcurrent: How many inner flows may run at once; at least 1.
-    ///   - transform: Makes the inner flow from the owner and a value.
     @inlinable
     public func flatMap<Owner: AnyObject & Sendable, NewElement>(
         weak owner: Owner,
@@ -65,10 +59,6 @@ extension Flow {
     /// The flow never keeps the owner alive; see ``flatMap(weak:maxConcurrent:_:)``.
     ///
     /// RxSwift: the community's `flatMapLatest(weak:selector:)`; Combine has none.
-    ///
-    /// - Parameters:
-    ///   - owner: The object `transform` works with, held weakly.
-    ///   - transform: Makes the inner flow from the owner and a value.
     @inlinable
     public func flatMapLatest<Owner: AnyObject & Sendable, NewElement>(
         weak owner: Owner,
@@ -88,10 +78,6 @@ extension Flow {
     /// The flow never keeps the owner alive; see ``flatMap(weak:maxConcurrent:_:)``.
     ///
     /// RxSwift: the community's `flatMapFirst(weak:selector:)`; Combine has none.
-    ///
-    /// - Parameters:
-    ///   - owner: The object `transform` works with, held weakly.
-    ///   - transform: Makes the inner flow from the owner and a value.
     @inlinable
     public func flatMapFirst<Owner: AnyObject & Sendable, NewElement>(
         weak owner: Owner,
@@ -112,13 +98,9 @@ extension Flow {
     /// ```
     ///
     /// The flow never keeps the owner alive; see ``flatMap(weak:maxConcurrent:_:)``.
+    /// `maxConcurrent` is at least 1.
     ///
     /// RxSwift: the community's `flatMapWithIndex(weak:selector:)`; Combine has none.
-    ///
-    /// - Parameters:
-    ///   - owner: The object `transform` works with, held weakly.
-    ///   - maxConcurrent: How many inner flows may run at once; at least 1.
-    ///   - transform: Makes the inner flow from the owner, a value and its index.
     @inlinable
     public func flatMapWithIndex<Owner: AnyObject & Sendable, NewElement>(
         weak owner: Owner,

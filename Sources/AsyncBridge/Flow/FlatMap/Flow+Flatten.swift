@@ -14,9 +14,8 @@ extension Flow {
     }
 
     /// Flattens a flow of flows by merging the inner flows' values as they come, at most
-    /// `maxConcurrent` inners at once (the others wait in a queue, none is dropped).
-    /// `flatMap(maxConcurrent:) { $0 }`: see ``flatMap(maxConcurrent:_:)`` for completion,
-    /// failure and cancellation.
+    /// `maxConcurrent` inners at once (others wait in a queue; none is dropped):
+    /// `flatMap(maxConcurrent:) { $0 }`, with ``flatMap(maxConcurrent:_:)``'s rules.
     ///
     /// RxSwift: `merge()`, `merge(maxConcurrent:)`; Combine: `flatMap { $0 }`,
     /// `flatMap(maxPublishers:) { $0 }`.
@@ -29,9 +28,8 @@ extension Flow {
         flatMap(maxConcurrent: maxConcurrent) { $0 }
     }
 
-    /// Flattens a flow of flows one inner flow at a time, in order: the next starts when the
-    /// previous has finished; the others wait in a queue. `concatMap { $0 }`: see
-    /// ``concatMap(_:)`` for completion, failure and cancellation.
+    /// Flattens a flow of flows one inner flow at a time, in order, the others waiting in a
+    /// queue: `concatMap { $0 }`, with ``concatMap(_:)``'s rules.
     ///
     /// RxSwift: `concat()`; Combine: `flatMap(maxPublishers: .max(1)) { $0 }`, which, unlike
     /// this, drops the inners a subject sends while one runs.
@@ -45,6 +43,8 @@ extension Flow {
     }
 }
 
+// For inners that cannot fail. Disfavoured: where `Failure` is `Never` both forms fit, and the one
+// for inners of the flow's own failure is the choice.
 extension Flow {
     /// ``switchToLatest()`` for inner flows that cannot fail.
     ///
@@ -53,7 +53,7 @@ extension Flow {
     /// ```swift
     /// let prices = selectedStock.map { ticker.prices(of: $0) }.switchToLatest()   // inners: Flow<Price, Never>
     /// ```
-    @inlinable @_disfavoredOverload  // where `Failure` is `Never` both forms fit; the one for inners of the flow's own failure is the choice
+    @inlinable @_disfavoredOverload
     public func switchToLatest<Inner>() -> Flow<Inner, Failure> where Element == Flow<Inner, Never> {
         flatMapLatest { $0.setFailureType(to: Failure.self) }
     }
@@ -65,7 +65,7 @@ extension Flow {
     /// ```swift
     /// let events = rooms.map { $0.events }.merge()   // inners: Flow<RoomEvent, Never>
     /// ```
-    @inlinable @_disfavoredOverload  // where `Failure` is `Never` both forms fit; the one for inners of the flow's own failure is the choice
+    @inlinable @_disfavoredOverload
     public func merge<Inner>(maxConcurrent: Int = .max) -> Flow<Inner, Failure> where Element == Flow<Inner, Never> {
         flatMap(maxConcurrent: maxConcurrent) { $0.setFailureType(to: Failure.self) }
     }
@@ -77,7 +77,7 @@ extension Flow {
     /// ```swift
     /// let log = sessions.map { $0.messages }.concat()   // inners: Flow<Message, Never>
     /// ```
-    @inlinable @_disfavoredOverload  // where `Failure` is `Never` both forms fit; the one for inners of the flow's own failure is the choice
+    @inlinable @_disfavoredOverload
     public func concat<Inner>() -> Flow<Inner, Failure> where Element == Flow<Inner, Never> {
         concatMap { $0.setFailureType(to: Failure.self) }
     }

@@ -135,13 +135,11 @@ func runIsolated(to actor: isolated any Actor, _ body: @Sendable () -> Void) {
     body()
 }
 
-/// One subscription's hop to another context: events wait in a buffer, and one scheduled
-/// block at a time delivers them in order.
-///
-/// A block delivers what had arrived when it started; later events go to a new block, so a
-/// producer never holds the target. The upstream has a child subscription, so the downstream
-/// stays cancellable until the completion is delivered; the handlers are let go of at
-/// cancellation, so a waiting block holds nothing of the user's.
+/// One subscription's hop to another context: events wait in a buffer, and one scheduled block
+/// at a time delivers them in order. A block delivers what had arrived when it started and
+/// later events go to a new block, so a producer never holds the target. The upstream has a
+/// child subscription, so the downstream stays cancellable until the completion is delivered;
+/// the handlers are let go of at cancellation, so a waiting block holds nothing of the user's.
 @usableFromInline
 final class FlowHop<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline
@@ -213,8 +211,8 @@ final class FlowHop<Element: Sendable, Failure: Error>: Sendable {
         _ = enqueue(FlowEvent(completion))
     }
 
-    /// Runs on the target context: delivers what was buffered when it started, one event at a
-    /// time, checking before each whether the subscription ended meanwhile.
+    /// On the target context: delivers what was buffered when it started, one event at a time,
+    /// checking before each whether the subscription ended meanwhile.
     @inlinable
     func deliver() {
         // The block's own reference to the handlers: it lasts until the block returns.

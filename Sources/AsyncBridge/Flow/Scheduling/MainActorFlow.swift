@@ -17,7 +17,7 @@ import Dispatch
 /// the main queue while nothing waits); nothing arrives after `cancel()` returned on the main
 /// actor. Each subscription hops on its own, after anything shared.
 public struct MainActorFlow<Element: Sendable, Failure: Error>: Sendable {
-    /// The flow before the hop; each subscription gets its own hop, after anything shared.
+    /// The flow before the hop.
     @usableFromInline let upstream: Flow<Element, Failure>
     /// Whether an event on the main queue while nothing waits is delivered at once (a driver).
     @usableFromInline let deliversInlineOnMain: Bool
@@ -160,9 +160,8 @@ extension MainActorFlow where Failure == Never {
     }
 }
 
-/// A value made on the main actor and read only there, so it may be captured by a main-actor
-/// handler although it is not `Sendable` (a key path may hold subscript arguments that are
-/// not).
+/// A value made on the main actor and read only there, so that a main-actor handler may capture
+/// it although it is not `Sendable` (a key path may hold subscript arguments that are not).
 @usableFromInline
 struct MainActorBound<Value>: @unchecked Sendable {
     // @unchecked: `init` and `value` are main-actor isolated, so the value is only read there;
@@ -188,9 +187,6 @@ extension Flow {
     /// ```
     ///
     /// RxSwift: `observe(on: MainScheduler.instance)`; Combine: `receive(on: DispatchQueue.main)`.
-    ///
-    /// Events are delivered in order on the main queue, never synchronously on the sending
-    /// thread; after `cancel()` returns on the main actor nothing more arrives.
     @inlinable
     public func receive(on mainActor: MainActor) -> MainActorFlow<Element, Failure> {
         MainActorFlow(hopping: self, deliversInlineOnMain: false)

@@ -1,13 +1,11 @@
-/// One task asleep on a clock on behalf of a time-based operator (`delay`, `debounce`,
-/// `throttle`, `timeout`): the operator arms a deadline, and the timer calls `fire` once the
-/// clock reaches it. The decisions are ``FlowTimerStateMachine``'s, made under the lock; the
-/// task is started, resumed and cancelled after unlocking.
+/// One task asleep on a clock for a time-based operator: the operator arms a deadline, and the
+/// timer calls `fire`, on the task, once the clock reaches it. The decisions are
+/// ``FlowTimerStateMachine``'s, made under the lock; the task is started, resumed and cancelled
+/// after unlocking.
 ///
-/// The task is created by the first deadline, lives as long as the subscription, and ends at
-/// ``end()`` (the operator completed or was cancelled), which cancels its sleep at once and
-/// releases `fire` and everything it holds. `fire` runs on the task; what it does with the
-/// clock's time is the operator's business (it checks ``Clock/now`` itself, so a tick that
-/// comes late or for a deadline that has moved does no harm).
+/// The task starts with the first deadline and ends at ``end()`` (the operator completed or was
+/// cancelled), which cancels its sleep at once and releases `fire` and what it holds. A tick that
+/// comes late, or for a deadline that has moved, does no harm: the operator reads the clock itself.
 ///
 /// ```swift
 /// let timer = FlowTimer(clock: clock, tolerance: nil) { drain.submit((.tick, clock.now)) }

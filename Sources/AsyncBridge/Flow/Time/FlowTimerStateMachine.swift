@@ -1,6 +1,6 @@
-/// The decisions of one ``FlowTimer``: what the operator asked for (a deadline, or none) and
-/// what the timer's task is doing, made under the timer's lock. Each event returns what to do
-/// once the lock is released: start the task, resume it, fire. None of that happens here.
+/// The decisions of one ``FlowTimer``, made under its lock: what the operator armed (a deadline,
+/// or none) and what the task is doing. Each event returns what to do once unlocked: start the
+/// task, resume it, fire.
 ///
 /// ```
 /// unstarted ──arm(deadline)──▶ running(deadline) ◀──arm(deadline)── waiting
@@ -10,18 +10,13 @@
 /// any state ──end()──▶ ended
 /// ```
 ///
-/// One task per timer, started by the first deadline: it sleeps on the clock until the armed
-/// deadline, fires, and waits (suspended, not asleep on the clock) while nothing is armed.
-/// Re-arming while it sleeps only moves the deadline: when the task wakes it compares the
-/// deadline it slept until with the one armed now, and sleeps again if that is later. So an
-/// operator that re-arms on every value (`debounce`) costs a critical section per value, not a
-/// task or a cancellation. Deadlines must not move earlier while the task sleeps (every
-/// operator's deadlines only move later); one that did would fire late, at the earlier sleep's
-/// end.
+/// Re-arming while the task sleeps only moves the deadline: on waking, the task sleeps again if
+/// the armed deadline is later than the one it slept until. So `debounce`, which re-arms on every
+/// value, costs a critical section per value, not a task or a cancellation. Deadlines must only
+/// move later while the task sleeps (every operator's do); an earlier one would fire late.
 @usableFromInline
 struct FlowTimerStateMachine<Instant: InstantProtocol>: Sendable {
-    /// What the timer does when a deadline is reached: tells its operator, which checks the
-    /// clock itself.
+    /// Tells the operator a deadline is reached; the operator checks the clock itself.
     @usableFromInline
     typealias Fire = @Sendable () -> Void
 
@@ -89,13 +84,11 @@ struct FlowTimerStateMachine<Instant: InstantProtocol>: Sendable {
     /// What the task does next.
     @usableFromInline
     enum Next {
-        /// Sleep until this deadline.
         case sleep(Instant)
         /// Nothing is armed: wait for a deadline.
         case wait
         /// The deadline it slept until is still armed: tell the operator.
         case fire(Fire)
-        /// The timer ended.
         case end
     }
 

@@ -9,15 +9,13 @@ enum TimedInput<Element: Sendable, Failure: Error>: Sendable {
     case tick
 }
 
-/// A time-based operator: a ``SerialOperator`` whose one source is the upstream, and whose
-/// timer (``FlowTimer``) ticks through the same drain, so `handle` sees the upstream's events
-/// and the ticks one at a time, each with the clock's time at arrival, and may keep plain
-/// state; it answers through ``send(_:)``, ``arm(_:)`` and ``end(_:)``, called only from
-/// `handle`.
+/// A time-based operator: a ``SerialOperator`` whose one source is the upstream and whose timer
+/// (``FlowTimer``) ticks through the same drain, so `handle` sees events and ticks one at a time,
+/// each with the clock's time at arrival (never going backwards), and may keep plain state. It
+/// answers through ``send(_:)``, ``arm(_:)`` and ``end(_:)``, called only from `handle`.
 ///
 /// The handler releases whatever is due before looking at the event, so downstream's order
-/// depends on the clock only, not on when the timer's task runs. An event's time is read when
-/// it arrives (a `delay` measures from there) and never goes backwards for `handle`.
+/// depends on the clock only, not on when the timer's task runs.
 ///
 /// ```swift
 /// let timed = TimedOperator(downstream: subscriber, clock: clock, tolerance: nil) { timed, input, now in … }
@@ -59,11 +57,9 @@ struct TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C: Cloc
         self.init(serial: serial, clock: clock, tolerance: tolerance)
     }
 
-    /// The upstream's subscription.
     @inlinable
     var upstream: FlowSubscription { serial.sources[0] }
 
-    /// Subscribes to `flow`, whose events go to `handle`.
     @inlinable
     func subscribe(to flow: Flow<Input, Failure>) {
         let drain = serial.drain
@@ -83,9 +79,8 @@ struct TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C: Cloc
     }
 
     /// Has `handle` look at the clock (a `.tick`), in turn with the upstream's events: how an
-    /// operator arms its first deadline once the upstream's subscribe has returned, so that a
-    /// flow that completes during its subscribe without a value never starts the timer's task
-    /// (one that sends values first arms the timer with its first value, as any value does).
+    /// operator arms its first deadline after the upstream's subscribe returned, so that a flow
+    /// that completes during its subscribe without a value never starts the timer's task.
     @inlinable
     func tick() {
         serial.drain.submit((.tick, clock.now))
@@ -114,9 +109,8 @@ struct TimedOperator<Input: Sendable, Element: Sendable, Failure: Error, C: Cloc
         }.arm(deadline)
     }
 
-    /// From `handle`: closes the drain, ends the timer, cancels the upstream (if it has not
-    /// completed), then completes downstream (when a completion is given and it is not
-    /// cancelled).
+    /// From `handle`: closes the drain, ends the timer, cancels the upstream (unless it
+    /// completed), then completes downstream (given a completion, unless it was cancelled).
     @inlinable
     func end(_ completion: FlowCompletion<Failure>?) {
         serial.end(completion)
