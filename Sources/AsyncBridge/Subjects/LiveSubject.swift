@@ -20,7 +20,8 @@
 ///   a subscriber's handler. Deliveries never overlap: a thread that sends while another is
 ///   delivering queues its value and returns, and the delivering thread delivers it next (a
 ///   send from inside a handler is delivered after the current one, to every subscriber),
-///   unlike RxSwift and Combine, which deliver on each sending thread: see <doc:Streams>.
+///   unlike RxSwift's and OpenCombine's subjects, which deliver on each sending thread: see
+///   <doc:Streams>.
 /// - **After completion** everything sent is ignored, and the subject no longer holds its
 ///   subscribers.
 public final class LiveSubject<Element: Sendable, Failure: Error>: FlowSubject {

@@ -21,8 +21,8 @@ extension Flow {
     /// sent. Two flows, as `first.combineLatest(second)`.
     ///
     /// Finishes when all have finished, or as soon as one finishes without having sent a value
-    /// (no tuple can ever come; see ``combineLatest(_:)-method``); fails as soon as any fails,
-    /// cancelling the others.
+    /// (no tuple can ever come; RxSwift and Combine finish later: see <doc:Streams>); fails as
+    /// soon as any fails, cancelling the others.
     ///
     /// RxSwift: `Observable.combineLatest(_:_:)`; Combine: `Publishers.CombineLatest`.
     ///

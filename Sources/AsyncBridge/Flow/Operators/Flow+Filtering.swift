@@ -3,7 +3,7 @@ extension Flow {
     /// one has been delivered.
     ///
     /// The finish comes with the `count`-th value, as with RxSwift's `take(_:)`; Combine's
-    /// `prefix(_:)` waits for the value after those: see <doc:Streams>.
+    /// `prefix(_:)` (in OpenCombine) waits for the value after those: see <doc:Streams>.
     ///
     /// RxSwift: `take(_:)`; Combine: `prefix(_:)`.
     ///
