@@ -11,13 +11,8 @@ extension Flow {
     /// Once the owner is gone nothing more is delivered, and the subscription cancels itself at
     /// the next event; store the token in the owner's ``CancellationBag`` to end it at once.
     /// Handlers run on the source's thread; do not capture the owner strongly in them.
-    ///
-    /// - Parameters:
-    ///   - owner: the object the subscription works for; held weakly.
-    ///   - onValue: called with the owner and each value, while the owner lives.
-    ///   - onCompletion: called with the owner and the completion, if the owner still lives;
-    ///     may be left out.
-    /// - Returns: a token that cancels the subscription. Releasing it does not cancel.
+    /// `onCompletion` (by default nothing) runs only if the owner still lives. Releasing the
+    /// token does not cancel.
     @inlinable
     public func subscribe<Owner: AnyObject & Sendable>(
         with owner: Owner,

@@ -7,10 +7,9 @@
 ///
 /// RxSwift: `Observable`; Combine: `AnyPublisher`.
 ///
-/// Every operator returns a `Flow` (no type erasure). Cold by default: each subscription runs
-/// the source anew. A subscriber sees `value* (finished | failure)?`, one event at a time, and
-/// nothing after its cancellation has returned. Sources may emit on any thread, so `Element`
-/// is `Sendable`.
+/// Cold: each subscription runs the source anew. A subscriber sees `value* (finished | failure)?`,
+/// one event at a time, and nothing after its cancellation has returned. Sources may emit on
+/// any thread, so `Element` is `Sendable`. Every operator returns a `Flow`: no type erasure.
 public struct Flow<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     let run: @Sendable (FlowSubscriber<Element, Failure>) -> Void
@@ -32,8 +31,6 @@ public struct Flow<Element: Sendable, Failure: Error>: Sendable {
     /// Events come one at a time, on the thread the source emits on. Cancelling the token stops
     /// deliveries and runs the source's cancel action; releasing it does **not** cancel, so
     /// keep it (`_ =` for a subscription meant to live as long as its source).
-    ///
-    /// - Returns: a token that cancels the subscription. Releasing it does not cancel.
     @inlinable
     public func subscribe(_ onEvent: @escaping @Sendable (FlowEvent<Element, Failure>) -> Void) -> CancellationToken {
         subscribe(FlowHandlers(onValue: { onEvent(.value($0)) }, onCompletion: { onEvent(FlowEvent($0)) }), method: "subscribe(_:)")
@@ -49,8 +46,6 @@ public struct Flow<Element: Sendable, Failure: Error>: Sendable {
     ///
     /// Both handlers are required (write `onCompletion: { _ in }` to ignore it), so a lone
     /// trailing closure always means ``subscribe(_:)``. Keep the token: releasing it does not cancel.
-    ///
-    /// - Returns: a token that cancels the subscription. Releasing it does not cancel.
     @inlinable
     public func subscribe(
         onValue: @escaping @Sendable (Element) -> Void,
@@ -113,10 +108,7 @@ public struct Flow<Element: Sendable, Failure: Error>: Sendable {
     ///
     /// RxSwift: an operator's sink holding its `Disposable`; Combine: `receive(subscription:)`.
     ///
-    /// - Parameters:
-    ///   - onStart: called once, at once, with the subscription's token.
-    ///   - onEvent: called for every event, as with ``subscribe(_:)``.
-    /// - Returns: the same token.
+    /// `onStart` is called once, at once, with the token that `subscribe` returns.
     @inlinable
     public func subscribe(
         onStart: (CancellationToken) -> Void,

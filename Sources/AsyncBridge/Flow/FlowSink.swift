@@ -1,12 +1,10 @@
 /// The gate of a flow subscription, kept by its token: the one place that keeps "nothing after
 /// cancellation" (contract 3) and, in debug builds, checks "one delivery at a time".
 ///
-/// The gate is a word read without a lock before every event. ``cancel()`` closes it before it
+/// The gate is a word read without a lock before every event; ``cancel()`` closes it before it
 /// cancels upstream, so a delivery that starts after any `cancel()` has returned finds it
-/// closed, whichever thread cancels and however an operator upstream is written; a handler
-/// that cancels its own subscription gets nothing more, and its source is told to stop
-/// (``FlowDemand/stop``). Only an event already past the gate on another thread may still
-/// arrive. The token holds the subscription, not the handlers: those go with the chain.
+/// closed, however the operators upstream are written. Only an event already past the gate on
+/// another thread may still arrive. The token holds the subscription, not the handlers.
 extension CancellationToken {
     @inlinable static var cancelledBit: UInt { 1 }
     @inlinable static var endedBit: UInt { 2 }
@@ -120,8 +118,8 @@ final class FlowSink<Handlers: FlowSinkHandlers>: Sendable {
         let outermost = token.enterDelivery(of: Flow<Handlers.Element, Handlers.Failure>.self)
         let keep = handlers.receive(value)
         token.leaveDelivery(outermost)
-        // A handler that cancelled its own token: the synchronous sources ask their
-        // subscription's flag before the next value, and the gate answers stop to the others then.
+        // A handler that cancelled its own token: synchronous sources see their subscription's
+        // flag before the next value; the gate answers stop to the others.
         if keep { return .more }
         token.end()
         return .stop

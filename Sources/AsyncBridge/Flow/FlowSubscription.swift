@@ -150,9 +150,8 @@ struct FlowCancelActions: Sendable {
 /// The receiving end of a subscription, as sources and operators see it.
 ///
 /// Deliveries to one subscriber are serialised (contract 3): every source that can emit from
-/// several threads (subjects, `create`, the operators that merge flows) funnels its events
-/// through a ``SerialDrain``. That is why operators may keep plain mutable state per
-/// subscription.
+/// several threads (subjects, `create`, merging operators) funnels its events through a
+/// ``SerialDrain``, so operators may keep plain mutable state per subscription.
 @usableFromInline
 struct FlowSubscriber<Element, Failure: Error>: Sendable {
     @usableFromInline let receive: @Sendable (Element) -> FlowDemand
@@ -189,17 +188,14 @@ struct FlowSubscriber<Element, Failure: Error>: Sendable {
     }
 }
 
-/// Per-subscription mutable state of an operator. Safe without a lock because deliveries to
+/// Per-subscription mutable state of an operator, safe without a lock because deliveries to
 /// one subscriber are serialised.
 ///
 /// Unchecked: `value` is touched only by the operator's receive and complete closures, which
-/// the serial-delivery contract calls one at a time, each use reading or writing it in one step,
-/// never across a call that can come back into the operator (a reducer's `inout` step runs
-/// inside one access, and under the contract cannot). Debug builds hold the type to that: an access that
-/// overlaps another (from a second thread, or nested on the same one) traps, naming the broken
-/// contract. Release builds keep a plain stored property, unchecked even by Swift's own
-/// exclusivity check (a runtime call on every access, and the largest single cost of a
-/// subscriber's per-value path).
+/// the serial-delivery contract calls one at a time, each access one read or write (a reducer's
+/// `inout` step included), never across a call back into the operator. Debug builds trap on an
+/// overlapping access (another thread, or nested), naming the broken contract; release builds
+/// skip even Swift's exclusivity check, the largest single cost of a per-value path.
 @usableFromInline
 final class SerialState<Value: Sendable>: @unchecked Sendable {
     #if DEBUG

@@ -15,15 +15,13 @@
 /// ```
 ///
 /// - **Late subscribers.** A subscriber that arrives after the subject completed gets the
-///   completion at once (RxSwift and Combine do the same).
+///   completion at once.
 /// - **Threads.** `send`, `finish` and `fail` may be called from any thread, and from inside
 ///   a subscriber's handler. Deliveries never overlap: a thread that sends while another is
 ///   delivering queues its value and returns, and the delivering thread delivers it next (a
-///   send from inside a handler is delivered after the current one, to every subscriber).
-///   RxSwift delivers on each sending thread and flags overlapping or re-entrant sends in
-///   debug builds; OpenCombine's `PassthroughSubject` delivers on each sending thread too,
-///   holding a recursive lock per subscriber, so a send from inside a handler is delivered
-///   inside it, before the handler returns.
+///   send from inside a handler is delivered after the current one, to every subscriber),
+///   unlike RxSwift's and OpenCombine's subjects, which deliver on each sending thread: see
+///   <doc:Streams>.
 /// - **After completion** everything sent is ignored, and the subject no longer holds its
 ///   subscribers.
 public final class LiveSubject<Element: Sendable, Failure: Error>: FlowSubject {

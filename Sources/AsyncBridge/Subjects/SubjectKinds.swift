@@ -1,6 +1,5 @@
 // The public subjects and relays are façades on one `SubjectStorage` each, its kind set by its
-// buffer: what each kind is, and what they share beyond forwarding, is here once, so each public
-// type keeps only its signatures (documented for its own behaviour) and one-line bodies.
+// buffer: what each kind is, and what they share beyond forwarding, is here once.
 
 extension SubjectStorage {
     /// No buffer: `LiveSubject`, `LiveRelay`.

@@ -1,13 +1,8 @@
 // The one core of combineLatest and zip, whatever the number of flows: a subscription's
-// sources all feed one fan-in (one `SerialDrain`), whose handler asks a state machine what to
-// do with each event, then does it. The machine holds the rule (which values combine, when the
-// combined flow ends); its ``CombiningSources`` hold the values, typed per source for two to
-// four flows, in arrays for a collection.
-//
-// Two to four flows of their own element types keep each source's values typed (see
-// ``TypedSources``) rather than boxed as `any Sendable` or kept in a parameter pack: a boxed
-// value costs an existential copy and a dynamic cast per value, and Swift 6.3 does not
-// specialise code over a pack expansion (generic metadata looked up per value).
+// sources all feed one fan-in, whose handler asks a state machine (the rule) what to do with
+// each event, then does it; its ``CombiningSources`` hold the values. Two to four flows keep
+// them typed (``TypedSources``): boxed as `any Sendable` a value costs a copy and a dynamic
+// cast, and Swift 6.3 does not specialise over a pack.
 
 /// An event of one source of a combining operator: a value, tagged with its source by
 /// `Value`, or the completion of the source at an index.

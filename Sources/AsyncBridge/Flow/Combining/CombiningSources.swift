@@ -4,7 +4,7 @@
 /// ``ArraySources`` a collection of sources of one type.
 ///
 /// Their per-value methods, and those of the state machines, are always inlined: left to the
-/// optimiser, the per-value path of zip of three ran slower than before the core was shared.
+/// optimiser, zip of three's per-value path is slower.
 @usableFromInline
 protocol CombiningSources: Sendable {
     /// A value of one source, tagged with its source.

@@ -1,17 +1,11 @@
-// combineLatest of two, three or four flows (tuples or a transform) and of a collection
-// (arrays), all through the one combining core (`CombiningCore.swift`).
+// Every combineLatest goes through the one combining core (`CombiningCore.swift`).
 
 extension Flow {
     /// The latest value of each flow, as a pair, every time either sends, once both have sent.
     ///
     /// Finishes when both have finished, or as soon as one finishes without having sent a
-    /// value (no pair can ever come); fails as soon as either fails, cancelling the other.
-    ///
-    /// RxSwift and Combine finish later when a source ends without a value. RxSwift's
-    /// `combineLatest` finishes only at the other source's next value or its finish, so never
-    /// while that source stays silent; Combine's finishes only once both have finished
-    /// (OpenCombine's tests pin this). We finish at once: a flow that can send nothing more
-    /// says so. All three fail as soon as either source fails.
+    /// value: no pair can ever come (RxSwift and Combine finish later: see <doc:Streams>).
+    /// Fails as soon as either fails, cancelling the other.
     ///
     /// RxSwift: `Observable.combineLatest`; Combine: `combineLatest`.
     ///
@@ -27,10 +21,8 @@ extension Flow {
     /// sent. Two flows, as `first.combineLatest(second)`.
     ///
     /// Finishes when all have finished, or as soon as one finishes without having sent a value
-    /// (no tuple can ever come); fails as soon as any fails, cancelling the others. RxSwift
-    /// finishes later when a source ends without a value (at another source's next value),
-    /// Combine only once all have finished: see ``combineLatest(_:)-method`` for why we finish at
-    /// once.
+    /// (no tuple can ever come; RxSwift and Combine finish later: see <doc:Streams>); fails as
+    /// soon as any fails, cancelling the others.
     ///
     /// RxSwift: `Observable.combineLatest(_:_:)`; Combine: `Publishers.CombineLatest`.
     ///
@@ -203,9 +195,8 @@ extension Flow {
     }
 
     /// The latest value of each of `flows`, as an array in their order, every time any of them
-    /// sends, once all have sent. Finishes at once, without a value, when `flows` is empty (as
-    /// ``zip(_:)-type.method`` and ``merge(_:)`` do; RxSwift's sends one empty array first, since
-    /// ReactiveX/RxSwift#1879), otherwise as ``combineLatest(_:_:)-type.method``.
+    /// sends, once all have sent. Finishes at once, without a value, when `flows` is empty
+    /// (RxSwift's sends one empty array first), otherwise as ``combineLatest(_:_:)-type.method``.
     ///
     /// RxSwift: `Observable.combineLatest(_:)` over a collection; Combine: (none).
     ///

@@ -1,6 +1,6 @@
 extension Flow {
     /// The values of all `flows`, as they come. Finishes when all have finished; fails, and
-    /// cancels the others, as soon as one fails (RxSwift and Combine agree).
+    /// cancels the others, as soon as one fails.
     ///
     /// RxSwift: `Observable.merge`; Combine: `Publishers.MergeMany`.
     ///

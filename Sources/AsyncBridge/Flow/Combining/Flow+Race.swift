@@ -2,13 +2,10 @@ extension Flow {
     /// The flow that sends first, value or completion: it wins, every other is cancelled at
     /// once, and the result is the winner's events from then on.
     ///
-    /// Events that reach the race at the same moment from several threads are ordered: one
-    /// wins, the others are cancelled once each, and nothing a loser sent, before or after,
-    /// reaches downstream. The flows are subscribed in order, and one that sends during its
-    /// subscription wins before the rest are subscribed at all.
-    ///
-    /// A race of no flows finishes at once, as ``merge(_:)`` and
-    /// ``concat(_:)-([Flow<Element,Failure>])`` do; RxSwift's `Observable.amb([])` never ends.
+    /// Events that reach the race at once from several threads are ordered: one wins, and
+    /// nothing a loser sent reaches downstream. The flows are subscribed in order; one that
+    /// sends during its subscription wins before the rest are subscribed at all. A race of no
+    /// flows finishes at once (RxSwift's `Observable.amb([])` never ends).
     ///
     /// RxSwift: `Observable.amb`; Combine has none.
     ///

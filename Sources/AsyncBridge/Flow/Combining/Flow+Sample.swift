@@ -4,13 +4,12 @@ extension Flow {
     /// (RxSwift's `sample` without a `defaultValue`).
     ///
     /// - **This flow finishing.** With a value not sampled yet, the result waits for the next
-    ///   trigger value, sends it, then finishes (as RxSwift). With none, it finishes at once:
-    ///   RxSwift finishes only at the next trigger value, which may never come.
-    /// - **Trigger finishing.** Samples one last time (a value not sampled yet is sent, as
-    ///   RxSwift does), then finishes and cancels this flow: no sample can come any more.
-    ///   RxSwift's result goes on, sampling nothing, until this flow finishes, and then never
-    ///   ends (it finishes only at a trigger event).
-    /// - **Failure.** Either flow failing fails the result and cancels the other (as RxSwift).
+    ///   trigger value, sends it, then finishes. With none, it finishes at once.
+    /// - **Trigger finishing.** Samples one last time (a value not sampled yet is sent), then
+    ///   finishes and cancels this flow: no sample can come any more.
+    /// - **Failure.** Either flow failing fails the result and cancels the other.
+    ///
+    /// RxSwift's `sample` stays open where this one finishes at once: see <doc:Streams>.
     ///
     /// RxSwift: `sample(_:)`; Combine has none.
     ///

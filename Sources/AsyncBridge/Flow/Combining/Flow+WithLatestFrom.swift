@@ -3,7 +3,7 @@ extension Flow {
     /// before `other` has sent anything are dropped.
     ///
     /// Finishes when this flow finishes (`other` finishing changes nothing); fails when either
-    /// fails. RxSwift's behaviour; Combine has no such operator.
+    /// fails.
     ///
     /// RxSwift: `withLatestFrom(_:)` (which keeps only the other value; map the pair for that).
     ///

@@ -1,16 +1,11 @@
-// zip of two, three or four flows (tuples or a transform) and of a collection (arrays), all
-// through the one combining core (`CombiningCore.swift`).
+// Every zip goes through the one combining core (`CombiningCore.swift`).
 
 extension Flow {
     /// Pairs the n-th value of this flow with the n-th value of `other`.
     ///
     /// Finishes as soon as one flow has finished and every value it sent has been paired (no
-    /// further pair can come), cancelling the other; fails as soon as either fails.
-    ///
-    /// Combine's `zip` finishes the same way (as OpenCombine implements it). RxSwift's `zip`
-    /// finishes only once both sources have finished, so it stays open, pairing nothing,
-    /// while the longer one goes on. We follow Combine: a flow that can send nothing more
-    /// says so. Both fail as soon as either source fails.
+    /// further pair can come), cancelling the other, as Combine's does (RxSwift's waits for
+    /// both: see <doc:Streams>); fails as soon as either fails.
     ///
     /// RxSwift: `Observable.zip`; Combine: `zip`.
     ///

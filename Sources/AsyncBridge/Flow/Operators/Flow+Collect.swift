@@ -10,8 +10,8 @@ extension Flow {
     /// ```
     ///
     /// A failure passes at once and drops the values that wait in an unfinished array (as
-    /// Combine's does: OpenCombine empties its buffer on a failure). For arrays sent after a
-    /// time as well, use ``collect(within:maxCount:tolerance:clock:)``.
+    /// Combine's does). For arrays sent after a time as well, use
+    /// ``collect(within:maxCount:tolerance:clock:)``.
     ///
     /// RxSwift: none by count alone (`buffer(timeSpan:count:scheduler:)` always has a time
     /// span); Combine: `collect(_:)`.

@@ -1,6 +1,7 @@
 extension Flow {
     /// Writes a line for every subscription, value, completion and cancellation, prefixed with
-    /// `label`, to `output` (standard output by default), and passes the events on unchanged.
+    /// `label: ` (nothing for an empty label), to `output` (`print` by default), and passes the
+    /// events on unchanged.
     ///
     /// ```swift
     /// let results = query.debug("search").flatMapLatest { api.search($0) }
@@ -12,12 +13,8 @@ extension Flow {
     /// RxSwift: `debug(_:trimOutput:)`; Combine: `print(_:to:)`.
     ///
     /// `cancelled` is written only when the subscriber cancels before the completion. `output`
-    /// is called on the thread of each event, never under a lock. The lines carry no time, so
-    /// a test can compare them exactly.
-    ///
-    /// - Parameters:
-    ///   - label: Written before every line, followed by `: ` (nothing when empty).
-    ///   - output: Receives each line, without a line break; `print` by default.
+    /// gets each line without a line break, on the thread of each event, never under a lock.
+    /// The lines carry no time, so a test can compare them exactly.
     @inlinable
     public func debug(_ label: String = "", to output: @escaping @Sendable (String) -> Void = { print($0) }) -> Flow {
         let prefix = label.isEmpty ? "" : label + ": "

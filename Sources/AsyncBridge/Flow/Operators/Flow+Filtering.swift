@@ -2,10 +2,8 @@ extension Flow {
     /// The first `count` values, then finished; the upstream is cancelled as soon as the last
     /// one has been delivered.
     ///
-    /// The finish comes with the `count`-th value (`prefix(0)` finishes at once), as with
-    /// RxSwift's `take(_:)`. Combine's `prefix(_:)`, as OpenCombine implements it, finishes only
-    /// when the value after those arrives (`prefix(0)` at the first value), so a source that
-    /// goes quiet leaves it open.
+    /// The finish comes with the `count`-th value, as with RxSwift's `take(_:)`; Combine's
+    /// `prefix(_:)` (in OpenCombine) waits for the value after those: see <doc:Streams>.
     ///
     /// RxSwift: `take(_:)`; Combine: `prefix(_:)`.
     ///
@@ -68,7 +66,7 @@ extension Flow {
         filter(predicate).prefix(1)
     }
 
-    /// Skips the first `count` values.
+    /// Skips the first `count` values (one by default).
     ///
     /// RxSwift: `skip(_:)`; Combine: `dropFirst(_:)`.
     ///

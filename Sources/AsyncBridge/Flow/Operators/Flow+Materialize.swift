@@ -18,11 +18,8 @@ extension Flow {
     /// The events of a flow of ``FlowEvent``s played back: `.value`s as values, and the first
     /// `.finished` or `.failure` ends the flow, cancelling the upstream first. An upstream that
     /// finishes first finishes the flow; one that fails fails it. The inverse of
-    /// ``materialize()`` (RxSwift's behaviour).
-    ///
-    /// This form is for an upstream that can fail with the events' own failure type; the one
-    /// for an upstream that cannot fail (what `materialize()` makes) is in the extension where
-    /// `Failure == Never`.
+    /// ``materialize()``. This form is for an upstream that fails with the events' failure
+    /// type; another serves an upstream that cannot fail (what `materialize()` makes).
     ///
     /// RxSwift: `dematerialize()`; Combine: none (CombineExt's `dematerialize()`).
     ///

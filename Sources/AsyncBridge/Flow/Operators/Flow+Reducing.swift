@@ -114,7 +114,7 @@ extension Flow {
     }
 
     /// All the values, as one array, when the flow finishes; `[]` when it finishes without a
-    /// value (RxSwift and Combine agree). A failure passes on, with no array.
+    /// value. A failure passes on, with no array.
     ///
     /// RxSwift: `toArray()` (a `Single`); Combine: `collect()`.
     ///
@@ -181,8 +181,8 @@ extension Flow {
     }
 
     /// The least value, by `areInIncreasingOrder`, when the flow finishes (the first of equal
-    /// ones, as Combine and `Sequence.min(by:)`); finished with no value when none came, as
-    /// Combine. A failure passes on; `areInIncreasingOrder` may throw the flow's `Failure`.
+    /// ones, as `Sequence.min(by:)`); finished with no value when none came. A failure passes
+    /// on; `areInIncreasingOrder` may throw the flow's `Failure`.
     ///
     /// RxSwift: none (`reduce`); Combine: `min(by:)`, `tryMin(by:)`.
     ///
@@ -195,8 +195,8 @@ extension Flow {
     }
 
     /// The greatest value, by `areInIncreasingOrder`, when the flow finishes (the first of
-    /// equal ones, as Combine and `Sequence.max(by:)`); finished with no value when none came,
-    /// as Combine. A failure passes on; `areInIncreasingOrder` may throw the flow's `Failure`.
+    /// equal ones, as `Sequence.max(by:)`); finished with no value when none came. A failure
+    /// passes on; `areInIncreasingOrder` may throw the flow's `Failure`.
     ///
     /// RxSwift: none (`reduce`); Combine: `max(by:)`, `tryMax(by:)`.
     ///
@@ -229,8 +229,8 @@ extension Flow {
         }, end: { $0 })
     }
 
-    /// The last value, when the flow finishes; finished with no value when none came (RxSwift
-    /// and Combine agree). A failure passes on, with no value.
+    /// The last value, when the flow finishes; finished with no value when none came. A
+    /// failure passes on, with no value.
     ///
     /// RxSwift: `takeLast(1)`; Combine: `last()`.
     ///
@@ -242,9 +242,7 @@ extension Flow {
         last { _ in true }
     }
 
-    /// Only the completion: no value, then finished or failed as this flow does. Its `Element`
-    /// is `Never`, as both RxSwift's and Combine's: a flow that cannot send a value says so in
-    /// its type.
+    /// Only the completion: no value, then finished or failed as this flow does.
     ///
     /// RxSwift: `ignoreElements()` (a `Completable`); Combine: `ignoreOutput()`.
     ///
@@ -257,7 +255,7 @@ extension Flow {
     }
 
     /// This flow's values; if it finishes without one, `value`, then finished. A failure passes
-    /// on (RxSwift and Combine agree).
+    /// on.
     ///
     /// RxSwift: `ifEmpty(default:)`; Combine: `replaceEmpty(with:)`.
     ///
@@ -276,9 +274,6 @@ extension Flow {
 
     /// This flow's values; if it finishes without one, `other`'s values and completion instead
     /// (`other` is subscribed only then). A failure passes on, and `other` is not subscribed.
-    ///
-    /// Named as RxSwift names it: Combine has no such operator, and ``replaceEmpty(with:)``
-    /// stays the name for a single value.
     ///
     /// RxSwift: `ifEmpty(switchTo:)`; Combine: none.
     ///

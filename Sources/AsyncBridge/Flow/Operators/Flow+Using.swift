@@ -3,8 +3,7 @@ extension Flow {
     /// releases the resource exactly once when the subscription ends: by finishing, failing or
     /// being cancelled.
     ///
-    /// Useful for what a subscription owns: a file handle, a socket, a database cursor, a
-    /// temporary directory, a lease on a shared object.
+    /// Useful for what a subscription owns: a file handle, a socket, a database cursor.
     ///
     /// ```swift
     /// let lines = Flow<String, IOError>.using {
@@ -20,8 +19,7 @@ extension Flow {
     ///   cancellation, after the flow's own cancel actions ran, so its sources have stopped
     ///   using the resource. If the subscription ends while the flow is still being started
     ///   (a source that completes, or a subscriber that cancels, during the subscribe),
-    ///   `release` waits until the start has returned. RxSwift's `using` releases in the same
-    ///   order (its `Disposable` resource is disposed after the subscription's).
+    ///   `release` waits until the start has returned.
     /// - **Where.** On the thread that ended the subscription, never under a lock of the
     ///   library: `release` may cancel, send to a subject, or subscribe again.
     /// - **Failure.** `makeResource` throws the flow's own failure; the flow then fails with it,
@@ -32,11 +30,6 @@ extension Flow {
     ///
     /// RxSwift: `Observable.using(_:observableFactory:)`, whose resource is a `Disposable`
     /// (here any value, with `release` to dispose of it); Combine: (none).
-    ///
-    /// - Parameters:
-    ///   - makeResource: Makes the resource, once per subscription.
-    ///   - release: Releases it, once per subscription that made one.
-    ///   - makeFlow: The flow to run with it.
     public static func using<Resource: Sendable>(
         _ makeResource: @escaping @Sendable () throws(Failure) -> Resource,
         release: @escaping @Sendable (Resource) -> Void,

@@ -12,8 +12,7 @@ public enum ShareScope: Sendable {
     /// completed, late subscribers get the replayed values and the completion without running
     /// it again. When every subscriber leaves before that, the upstream is cancelled and the
     /// next subscriber reconnects, keeping the buffer: the latest values the share received
-    /// from each connection while it was the current one. A value that an ended connection
-    /// still delivers (on another thread, after its last subscriber left) is not kept.
+    /// from each connection while it was the current one.
     case forever
 }
 
@@ -22,10 +21,9 @@ extension Flow where Element: Sendable {
     /// `replay` values to each new one.
     ///
     /// The first subscriber connects to the upstream; the others join that connection. The
-    /// upstream is cancelled when the last subscriber leaves before it completed. A connection
-    /// that has ended delivers nothing more: an event it was delivering on another thread when
-    /// its last subscriber left is dropped, and never reaches (or ends) a later connection, nor
-    /// the buffer that `.forever` keeps for it.
+    /// upstream is cancelled when the last subscriber leaves before it completed. An event that
+    /// an ended connection was still delivering on another thread is dropped: it never reaches
+    /// (or ends) a later connection, nor the buffer that `.forever` keeps.
     ///
     /// RxSwift: `share(replay:scope:)` (the same scopes and default); Combine: `share()`
     /// (no replay; like `.forever` after completion: late subscribers get the completion,
@@ -53,13 +51,11 @@ extension Flow where Element: Sendable {
 /// by one subscription to the upstream, counted by subscriber (`share`, `refCount()`) or
 /// connected by hand (`connect()`).
 ///
-/// Each connection has a subject of its own, and its upstream subscriber sends only to that
-/// one. When a connection ends (its last subscriber left, or it completed), its subject stops
-/// being the current one, so whatever that connection still delivers (an event in flight on
-/// another thread while it was cancelled) reaches nobody and cannot end a later connection.
-/// With `.forever` and a replay, the share keeps its own copy of the latest values that the
-/// current connection received (`carried`, taken only while that connection is current), and
-/// the next connection's subject starts with it: the share never reads a subject's buffer.
+/// Each connection has a subject of its own, fed only by its upstream subscriber. When a
+/// connection ends, its subject stops being the current one, so an event still in flight from
+/// it reaches nobody and cannot end a later connection. With `.forever` and a replay, the share
+/// keeps its own copy of what the current connection received (`carried`), which the next
+/// connection's subject starts with: the share never reads a subject's buffer.
 @usableFromInline
 final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline typealias Subject = SubjectStorage<Element, Failure>
@@ -177,8 +173,7 @@ final class ShareStorage<Element: Sendable, Failure: Error>: Sendable {
         } else {
             receive = { value in
                 subject.send(value)  // nobody follows `subject` once this connection has ended
-                // Ended (every subscriber left, or `connect()`'s token cancelled): a
-                // synchronous upstream stops here.
+                // Ended (all left, or `connect()`'s token cancelled): a synchronous upstream stops.
                 return ended.isRaised ? .stop : .more
             }
         }
