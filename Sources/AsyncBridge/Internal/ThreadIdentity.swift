@@ -19,7 +19,7 @@ import Bionic
 /// if deliverer.isCurrent { /* called back on the same thread */ }
 /// ```
 @usableFromInline
-struct ThreadIdentity: @unchecked Sendable {  // `pthread_t` is a pointer on Darwin
+struct ThreadIdentity: @unchecked Sendable {  // `pthread_t` is a pointer on Darwin, only ever compared
     @usableFromInline let thread: pthread_t
 
     @inlinable
