@@ -7,10 +7,9 @@ extension NotificationCenter {
     /// `Notification` itself (not `Sendable`) never crosses to another thread.
     ///
     /// Each subscription adds an observer and removes it when cancelled; the flow never
-    /// finishes. Values are sent on the posting thread, in the order of the posts; hop with
-    /// `receive(on: MainActor.shared)` to handle them on the main actor, or iterate `values`
-    /// with `for await`. `object` is compared by identity; the flow holds it (Foundation's
-    /// `addObserver` would not), so it cannot become `nil` and widen the filter to every sender.
+    /// finishes. Values are sent on the posting thread, in the order of the posts (hop with
+    /// `receive(on: MainActor.shared)`). `object` is compared by identity and held strongly by
+    /// the flow: see <doc:AsyncBridgeFoundation>.
     ///
     /// ```swift
     /// let logins = NotificationCenter.default.flow(for: .didLogIn) { $0.userInfo?["name"] as? String }
@@ -40,8 +39,8 @@ extension NotificationCenter {
         }
     }
 
-    /// The notifications named `name` (from `object`, or from any sender), one `Void` value
-    /// each: for a notification whose content does not matter.
+    /// The notifications named `name`, one `Void` value each: ``flow(for:object:_:)`` for a
+    /// notification whose content does not matter.
     ///
     /// ```swift
     /// let memoryWarnings = NotificationCenter.default.flow(for: .memoryWarning)
@@ -55,8 +54,8 @@ extension NotificationCenter {
     }
 }
 
-/// The object a subscription observes. Unchecked: it is only handed to `NotificationCenter`,
-/// which compares it by identity; this package never reads or calls it.
+/// Unchecked Sendable: the observed object is only handed to `NotificationCenter`, which
+/// compares it by identity; this package never reads or calls it.
 @usableFromInline
 struct NotificationSender: @unchecked Sendable {
     @usableFromInline let object: AnyObject?
@@ -67,8 +66,8 @@ struct NotificationSender: @unchecked Sendable {
     }
 }
 
-/// The token `addObserver` returns. Unchecked: it is only handed back to `removeObserver`,
-/// which may be called from any thread.
+/// Unchecked Sendable: `addObserver`'s token is only handed back to `removeObserver`, which
+/// may be called from any thread.
 @usableFromInline
 struct NotificationObserver: @unchecked Sendable {
     @usableFromInline let token: any NSObjectProtocol

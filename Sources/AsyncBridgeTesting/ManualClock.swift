@@ -3,9 +3,8 @@
 /// A clock whose time moves only when a test advances it, so time-based code (`timeout`,
 /// `delay`, `debounce`, `throttle`, retry backoff) is tested without sleeping.
 ///
-/// Pass it wherever AsyncBridge takes a `Clock`. Code under test that sleeps on it suspends
-/// until the test calls ``advance(by:)`` past the sleeper's deadline. Because the sleeping code
-/// runs in another task, first wait until it is actually asleep with ``waitForSleepers(_:)``:
+/// Pass it wherever AsyncBridge takes a `Clock`. Code that sleeps on it runs in another task:
+/// wait until it is asleep with ``waitForSleepers(_:)``, then ``advance(by:)`` past its deadline:
 ///
 /// ```swift
 /// let clock = ManualClock()
@@ -15,8 +14,8 @@
 /// ```
 ///
 /// `advance(by:)` wakes, in deadline order, every sleeper whose deadline it reaches, then
-/// returns: a woken task runs afterwards, on its own executor. A sleeper that goes to sleep
-/// again after waking is woken by a later `advance`, not by the one that woke it.
+/// returns; a woken task runs afterwards, on its own executor, and one that sleeps again waits
+/// for a later `advance`.
 ///
 /// RxSwift: `TestScheduler`; swift-async-algorithms' tests: `ManualClock`.
 public final class ManualClock: Clock, Sendable {
@@ -133,10 +132,9 @@ public final class ManualClock: Clock, Sendable {
         state.withLock { $0.sleepers.count }
     }
 
-    /// Suspends until `deadline`, which only ``advance(by:)`` or ``advance(to:)`` can reach.
-    ///
-    /// Returns at once if the deadline has passed. Throws `CancellationError` when the task is
-    /// cancelled, before or during the sleep, like `Task.sleep`.
+    /// Suspends until `deadline`, which only ``advance(by:)`` or ``advance(to:)`` can reach;
+    /// returns at once if it has passed. Throws `CancellationError` when the task is cancelled,
+    /// before or during the sleep, like `Task.sleep`.
     ///
     /// ```swift
     /// try await clock.sleep(until: clock.now.advanced(by: .seconds(1)), tolerance: nil)
@@ -180,8 +178,8 @@ public final class ManualClock: Clock, Sendable {
         }
     }
 
-    /// Moves the clock forward by `duration` and wakes every sleeper whose deadline it reaches,
-    /// earliest deadline first.
+    /// Moves the clock forward by `duration` (traps if negative) and wakes every sleeper whose
+    /// deadline it reaches, earliest deadline first.
     ///
     /// ```swift
     /// clock.advance(by: .milliseconds(300))
@@ -209,9 +207,8 @@ public final class ManualClock: Clock, Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Suspends until at least `count` tasks are asleep on the clock: the way to know that the
-    /// code under test has armed its timer before advancing time. Returns early if the waiting
-    /// task is cancelled (a test's time limit ends the wait).
+    /// Suspends until at least `count` tasks are asleep on the clock: the code under test has
+    /// armed its timer. Returns early if the waiting task is cancelled (a test's time limit).
     ///
     /// ```swift
     /// await clock.waitForSleepers(2)

@@ -15,23 +15,15 @@ import Dispatch
 /// }
 /// ```
 ///
-/// Each of those hops hands an event to the main queue when the event arrives, so an event
-/// sent before the call (from the test, or from a task or thread the test has waited for) is
-/// delivered when it returns, with one exception: an event that arrives while one of the hop's
-/// delivery blocks is running waits for a block that one enqueues as it ends, after this
-/// wait's. A test on the main actor never meets it (no main-queue block runs while the test
-/// does); a nonisolated one sends before the hop starts delivering, or waits for a
-/// ``FlowRecorder``'s count. The main actor runs on the main queue, so main-actor jobs
-/// enqueued before the call, such as a `Task { @MainActor in … }` up to its first suspension,
-/// have run too. What those blocks enqueue as they run comes after, and needs another call:
-/// a second hop (`.flow.receive(on: MainActor.shared)`, `MainActorFlow.observing` followed by
-/// `flatMapLatest` and a hop), or a handler that sends into its own source. An event sent later
-/// by another task, such as an operator's timer woken by `ManualClock.advance(by:)`, is not
-/// covered: wait for it with a ``FlowRecorder`` first.
+/// An event sent before the call (or by a task the test has waited for) has been delivered
+/// when it returns, and main-actor jobs enqueued before it have run. Not covered: what those
+/// blocks enqueue as they run (a second hop needs a second wait), an event sent later by
+/// another task (a timer woken by `ManualClock.advance(by:)`: wait with a ``FlowRecorder``),
+/// and, from a nonisolated test, an event arriving while a delivery block runs. See
+/// <doc:AsyncBridgeTesting#Waiting-for-the-main-queue>.
 ///
-/// The caller suspends, so it works from a `@MainActor` test as from a nonisolated one (the
-/// main thread is never blocked). Returns early if the waiting task is cancelled (a test's
-/// time limit ends the wait).
+/// Suspends (never blocks the main thread), so it works from a `@MainActor` test too. Returns
+/// early if the waiting task is cancelled (a test's time limit).
 ///
 /// In RxSwift and Combine tests, the same wait is usually an `XCTestExpectation` fulfilled in
 /// the handler.
@@ -51,9 +43,8 @@ public func waitForMainQueue() async {
 /// #expect(recorder.events == marbles("a"))
 /// ```
 ///
-/// On a concurrent queue that you created, it waits until those blocks have finished (it
-/// enqueues a barrier). The global queues ignore barriers: there it waits only until those
-/// blocks have started.
+/// On a concurrent queue of yours it waits until those blocks have finished (a barrier); the
+/// global queues ignore barriers, so there it waits only until they have started.
 public func waitForQueue(_ queue: DispatchQueue) async {
     await waitForBlocks(on: queue, flags: .barrier)
 }

@@ -1,15 +1,11 @@
 @_spi(AsyncBridgeInternals) import AsyncBridge
 
-// Timed marble diagrams: one character per step of time.
-//
-// `-` is a step where nothing happens; a letter is a value (a one-letter `String`), `|` finishes,
-// `#` fails; `[…]` groups the events of one step (`[a|]`: a value and the finish at the same
-// time). Spaces are ignored. So `"a--b|"` sends `a` at step 0, `b` at step 3 and finishes at
-// step 4.
+// Timed marble diagrams, one character per step: `-` nothing, a letter a value, `|` finish,
+// `#` failure, `[…]` the events of one step; spaces ignored (syntax in AsyncBridgeTesting.md).
 
 extension FlowRecorder where Element == String {
     /// What the recorder saw, as a timed marble diagram, one character per `step` of the clock
-    /// given to ``init(_:clock:)``.
+    /// given to ``init(_:clock:)`` (a recorder made without one traps).
     ///
     /// ```swift
     /// #expect(recorder.timeline(step: .seconds(1)) == "--a-[b|]")
@@ -50,14 +46,6 @@ extension ManualClock {
     /// }
     /// #expect(output == "---b--[c|]")
     /// ```
-    ///
-    /// - Parameters:
-    ///   - input: The events to send, one step per character.
-    ///   - step: The time each character stands for.
-    ///   - expected: The output you expect: it paces the player; compare the result with it.
-    ///   - isolation: The actor the player runs on: the caller's.
-    ///   - transform: The operator under test, applied to the input flow, once, on `isolation`.
-    /// - Returns: What came out, as a timed marble diagram.
     public func play(
         _ input: String,
         step: Duration = .seconds(1),
@@ -71,8 +59,8 @@ extension ManualClock {
 
 extension ManualClock {
     /// Plays `input` into a flow along this clock, one step per character, runs it through
-    /// `transform`, and returns what came out as a timed marble diagram: the marble test of a
-    /// time-based operator, without sleeping.
+    /// `transform`, and returns what came out as a timed marble diagram (see
+    /// <doc:AsyncBridgeTesting#Timed-marble-diagrams>): a time-based operator's marble test.
     ///
     /// ```swift
     /// let clock = ManualClock()
@@ -82,25 +70,20 @@ extension ManualClock {
     /// #expect(output == "---b--[c|]")
     /// ```
     ///
-    /// The input goes through a `LiveSubject` (so a flow that resubscribes, like `retry`,
-    /// sees only what comes after). At each step the clock moves forward by `step`, the input's
-    /// events of that step are sent, and then the player waits until the output holds as many
-    /// events as `expected` has up to that step (the operator's timer runs in a task of its own;
-    /// this is how the player knows it has done its work before time moves on). So an operator
-    /// that sends less than expected keeps the test waiting, until its time limit, as
-    /// `FlowRecorder.waitForValues` would. In the end the subscription is cancelled.
-    ///
-    /// The player runs on the caller's actor, and `transform` with it: from a `@MainActor` test
-    /// the transform may call the view model whose binding it tests.
+    /// The input goes through a `LiveSubject` (a flow that resubscribes, like `retry`, sees only
+    /// what comes after). At each step the clock advances by `step`, that step's input is sent,
+    /// and the player waits until the output holds as many events as `expected` has so far: an
+    /// operator that sends less keeps the test waiting until its time limit. At the end the
+    /// subscription is cancelled.
     ///
     /// - Parameters:
     ///   - input: The events to send, one step per character.
-    ///   - failure: The error that `#` in `input` sends.
+    ///   - failure: The error that `#` in `input` sends (`#` without one traps).
     ///   - step: The time each character stands for.
     ///   - expected: The output you expect: it paces the player; compare the result with it.
-    ///   - isolation: The actor the player runs on: the caller's, so a `@MainActor` test may
-    ///     pass a transform that calls main-actor code (a view model's binding).
-    ///   - transform: The operator under test, applied to the input flow, once, on `isolation`.
+    ///   - isolation: The caller's actor, where the player and `transform` run: a `@MainActor`
+    ///     test may pass a transform that calls main-actor code (a view model's binding).
+    ///   - transform: The operator under test, applied to the input flow once.
     /// - Returns: What came out, as a timed marble diagram.
     public func play<Failure: Error>(
         _ input: String,

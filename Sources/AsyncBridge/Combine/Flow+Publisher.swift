@@ -6,8 +6,6 @@ import AsyncBridge
 #endif
 
 #if canImport(Combine) || ASYNCBRIDGE_OPENCOMBINE
-// `Flow` → Combine: a publisher that honours demand; values not yet requested wait in a buffer.
-
 /// What ``Flow/publisher(bufferingPolicy:onDrop:)`` does with the values a Combine subscriber
 /// has not requested yet.
 ///
@@ -18,8 +16,7 @@ import AsyncBridge
 /// Combine: `buffer(size:prefetch:whenFull:)` (which drops silently); RxSwift: none (no demand).
 ///
 /// A value arriving with demand and nothing waiting goes straight through; otherwise it waits,
-/// oldest first. The count is of values not requested yet. The first three cases mean what
-/// they mean in ``FlowBufferingPolicy``.
+/// oldest first. The limit counts only values not requested yet.
 public enum FlowPublisherBufferingPolicy<Failure: Error>: Sendable {
     /// Keeps every value until the subscriber requests it. The default.
     ///
@@ -45,6 +42,8 @@ public enum FlowPublisherBufferingPolicy<Failure: Error>: Sendable {
     /// ```
     case bufferingOldest(Int)
 
+    // Indirect: a boxed error keeps the policy's layout independent of `Failure`, so the
+    // bridge's unspecialised code copies it without metadata.
     /// Keeps up to `limit` values; a value arriving at a full buffer is discarded, the flow is
     /// cancelled, and the subscriber gets the buffered values, then `error` (`onDrop` is not
     /// called). `0` fails on the first value that arrives without demand.
@@ -52,9 +51,6 @@ public enum FlowPublisherBufferingPolicy<Failure: Error>: Sendable {
     /// ```swift
     /// let strict = events.publisher(bufferingPolicy: .failingWhenFull(limit: 100, error: .overflow))
     /// ```
-    ///
-    /// (Indirect: the error is boxed, so that the policy's layout does not depend on `Failure`
-    /// and the bridge's unspecialised code needs no metadata to copy it.)
     indirect case failingWhenFull(limit: Int, error: Failure)
 
     /// Traps on a negative count, when the publisher is subscribed.
@@ -106,11 +102,7 @@ extension Flow {
     /// - `cancel()` cancels the flow at once, even from inside `receive(_:)` during a
     ///   synchronous emission, and discards the buffer.
     /// - The subscriber is called one call at a time, never under the bridge's lock.
-    ///
-    /// - Parameters:
-    ///   - bufferingPolicy: what to do with values not yet requested when the buffer is full.
-    ///   - onDrop: called with each value the policy drops.
-    /// - Returns: a type-erased publisher; each subscriber gets a subscription of its own.
+    /// - A negative count or limit in the policy traps when the publisher is subscribed.
     public func publisher(
         bufferingPolicy: FlowPublisherBufferingPolicy<Failure>,
         onDrop: (@Sendable (Element) -> Void)? = nil

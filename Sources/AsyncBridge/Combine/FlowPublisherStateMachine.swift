@@ -10,10 +10,8 @@ import OpenCombine
 /// demand, the buffer of values the subscriber has not asked for yet, the flow's subscription,
 /// and who delivers.
 ///
-/// A struct with no lock and no side effect: ``FlowPublisherSubscription`` calls it under its
-/// lock and carries out the returned action after unlocking (subscribing to the flow,
-/// delivering to the subscriber, cancelling the flow, passing a dropped value to `onDrop`,
-/// releasing the subscriber).
+/// No lock and no side effect: ``FlowPublisherSubscription`` calls it under its lock and carries
+/// out the returned action after unlocking.
 ///
 /// ```
 ///          request(n) (first)             the token, before the flow runs
@@ -23,37 +21,26 @@ import OpenCombine
 ///    └────────────────────────────┴──────────────▶ .done ◀──────────────────┘
 /// ```
 ///
-/// Independently of the flow's side, `downstream` is the subscriber until it has had its
-/// completion or cancelled (then `nil`, and everything is ignored), and `delivering` says that
-/// one thread is handing values to it: only that thread delivers, so deliveries never overlap,
-/// and a `request` made from inside the subscriber's `receive` only adds demand.
+/// Independently, `downstream` is the subscriber until its completion or cancel (then `nil`:
+/// everything is ignored), and `delivering` marks the one thread handing it values: deliveries
+/// never overlap, and a `request` from inside its `receive` only adds demand.
 ///
-/// The buffer holds two kinds of values, oldest first: those the outstanding `demand` covers
-/// (requested, waiting only for the delivering thread) and, after them, those beyond it. The
-/// policy's limit counts only the latter: a requested value is never dropped nor overflows.
-///
-/// ```swift
-/// var machine = FlowPublisherStateMachine<Int, Never, Subscribers.Sink<Int, Never>>(
-///     downstream: sink, policy: .bufferingOldest(1))
-/// _ = machine.request(.max(1))   // .subscribe: the first demand subscribes to the flow
-/// ```
+/// The buffer holds, oldest first, the values the outstanding `demand` covers, then those
+/// beyond it; the policy's limit counts only the latter, so a requested value is never dropped.
 struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
     /// The flow's subscription.
     typealias Upstream = FlowPublisherUpstream
 
-    // Unspecialised code is what runs (Combine reaches the subscription through protocols and
-    // `AnyPublisher`'s box). There, with `Downstream` a class, no stored property's layout
-    // depends on `Element` or `Failure` (the completion and the policy's error are boxed), so
-    // the methods the subscription calls, inlined into it, read and write the machine at
-    // offsets known at compile time and look up no generic metadata.
+    // The code that runs is unspecialised: with `Downstream` a class and the completion and the
+    // policy's error boxed, no stored property's layout depends on `Element` or `Failure`, so
+    // the inlined methods use fixed offsets and look up no generic metadata.
 
     private(set) var upstream = Upstream.idle
     /// The subscriber, until it has had its completion or has cancelled.
     private var downstream: Downstream?
     /// What the subscriber has asked for and not been given.
     private var demand = Subscribers.Demand.none
-    /// Whether a thread is delivering to the subscriber (and will look at the buffer again
-    /// before it stops).
+    /// Whether a thread is delivering (it looks at the buffer again before it stops).
     private var delivering = false
     /// Values received without demand, oldest first.
     private var buffer = SharedQueue<Element>()
@@ -133,17 +120,14 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
 
     /// What to do with a value from the flow, after unlocking.
     enum ReceiveAction {
-        /// Nothing: it was buffered, or ignored (the subscriber is gone, or the flow's end is
-        /// already decided).
+        /// Buffered, or ignored (the subscriber is gone, or the flow's end is decided).
         case none
-        /// This thread delivers `value` to `downstream`, then goes on with
-        /// ``nextDelivery(adding:)`` (adding the demand that `receive` returned) until `.stop`.
+        /// This thread delivers, then calls ``nextDelivery(adding:)`` until `.stop`.
         case deliver(Downstream, Element)
-        /// The policy dropped this value (the new one, or the oldest one not requested): pass
-        /// it to `onDrop`.
+        /// Pass to `onDrop` (the new value, or the oldest one not requested).
         case drop(Element)
-        /// The buffer was full under `.failingWhenFull`: cancel the flow (`token`, when it is
-        /// known), and, if `drain`, deliver (the failure is queued after the buffered values).
+        /// Full under `.failingWhenFull`: cancel `token` if known; if `drain`, deliver (the
+        /// failure is queued after the buffered values).
         case overflow(token: CancellationToken?, drain: Bool)
     }
 
@@ -238,9 +222,8 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
 
     // MARK: Helpers
 
-    /// Starts a delivery run on this thread if nobody is delivering and there is something
-    /// to deliver: a value with demand, or the completion once the buffer is empty (a
-    /// completion needs no demand).
+    /// Starts a delivery run on this thread if nobody delivers and there is a value with
+    /// demand, or the completion once the buffer is empty (it needs no demand).
     @inline(__always)
     private mutating func startDelivering() -> Bool {
         guard !delivering, downstream != nil else { return false }
@@ -249,8 +232,7 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
         return ready
     }
 
-    /// Empties the buffer and returns what it held, to be released after unlocking (written
-    /// here rather than with `SharedQueue.takeAll()`, so that it is inlined).
+    /// The buffer, to release after unlocking (not `SharedQueue.takeAll()`, to be inlined).
     @inline(__always)
     private mutating func takeBuffer() -> SharedQueue<Element> {
         let taken = buffer
@@ -277,22 +259,15 @@ struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
 }
 
 extension FlowPublisherStateMachine {
-    /// The per-value fast path: the subscriber to hand a value from the flow to, when its
-    /// demand is unlimited, nothing is buffered, nobody is delivering and the flow is
-    /// subscribed; otherwise `nil`, and the value goes through ``receive(_:)``.
+    /// The per-value fast path: the subscriber to hand a value to when demand is unlimited,
+    /// nothing is buffered, nobody delivers and the flow is subscribed; otherwise `nil`, and the
+    /// value goes through ``receive(_:)``. `mutating` only to avoid copying the machine.
     ///
-    /// It changes nothing (it is `mutating` only so that the machine is not copied to call it),
-    /// so one lock acquisition decides it, and no second one is needed
-    /// after the delivery: unlimited demand stays unlimited whatever `receive` returns, and
-    /// no other thread can start delivering meanwhile. A `request` starts a delivery run only
-    /// for a buffered value or a completion, and only the flow adds either; the flow delivers
-    /// one event at a time (the Rx grammar of ``Flow``: a send from inside the subscriber
-    /// waits until this delivery returns), so it adds neither before this value has been
-    /// delivered. A flow whose upstream is `.subscribed` has not completed (``complete(_:)``
-    /// and an overflow end the upstream), so `completion` is `.none` here.
-    ///
-    /// Inlined into the caller, where `Downstream` is a class, so that neither a call nor its
-    /// result needs generic metadata.
+    /// It changes nothing, and no second lock is needed after the delivery: unlimited demand
+    /// stays unlimited, and no other thread can start delivering meanwhile, since a `request`
+    /// starts a run only for a buffered value or a completion, which only the flow adds, one
+    /// event at a time (``Flow``'s grammar). And `.subscribed` means `completion` is `.none`:
+    /// completing and overflowing end the upstream.
     @inline(__always)
     mutating func unlimitedDelivery() -> Downstream? {
         guard demand == .unlimited, !delivering, buffer.isEmpty else { return nil }
@@ -301,9 +276,8 @@ extension FlowPublisherStateMachine {
     }
 }
 
-/// How the flow of a ``FlowPublisherStateMachine`` ended, once it has: of fixed layout
-/// whatever `Failure` is (the completion is boxed), so that unspecialised code tests and clears
-/// it with no metadata.
+/// How the flow of a ``FlowPublisherStateMachine`` ended, boxed so its layout is fixed whatever
+/// `Failure` is: unspecialised code tests and clears it with no metadata.
 enum FlowPublisherPendingCompletion<Failure: Error> {
     case none
     indirect case some(FlowCompletion<Failure>)
@@ -330,8 +304,7 @@ enum FlowPublisherRequestAction {
     case none
     /// Subscribe to the flow (the first demand), then call ``FlowPublisherStateMachine/started(_:)``.
     case subscribe
-    /// This thread delivers: call ``FlowPublisherStateMachine/nextDelivery(adding:)`` until it
-    /// says `.stop`.
+    /// This thread delivers: call ``FlowPublisherStateMachine/nextDelivery(adding:)`` until `.stop`.
     case drain
 }
 
@@ -340,8 +313,7 @@ enum FlowPublisherRequestAction {
 struct FlowPublisherCompleteAction {
     /// The flow's token, no longer needed: release it after unlocking.
     var token: CancellationToken?
-    /// This thread delivers: call ``FlowPublisherStateMachine/nextDelivery(adding:)`` until it
-    /// says `.stop`.
+    /// This thread delivers: call ``FlowPublisherStateMachine/nextDelivery(adding:)`` until `.stop`.
     var drain: Bool
 }
 
@@ -350,9 +322,8 @@ struct FlowPublisherCompleteAction {
 enum FlowPublisherUpstream {
     /// No demand yet: not subscribed.
     case idle
-    /// `flow.subscribe` has been decided on and its token is not here yet.
-    /// `cancelWhenSubscribed`: the subscriber cancelled meanwhile, so the token is cancelled
-    /// as soon as it arrives, before the flow runs.
+    /// Subscribing, the token not here yet. `cancelWhenSubscribed`: the subscriber cancelled
+    /// meanwhile, so the token is cancelled on arrival, before the flow runs.
     case subscribing(cancelWhenSubscribed: Bool)
     /// Subscribed; the token cancels it.
     case subscribed(CancellationToken)

@@ -7,12 +7,7 @@ import OpenCombine
 
 #if canImport(Combine) || ASYNCBRIDGE_OPENCOMBINE
 /// The publisher that ``Flow/publisher(bufferingPolicy:onDrop:)`` erases: each Combine
-/// subscriber gets a ``FlowPublisherSubscription`` of its own (and so, once it demands, a
-/// subscription of its own to the flow: a cold flow runs once per subscriber).
-///
-/// ```swift
-/// let publisher = FlowPublisherAdapter(flow: flow, policy: .unbounded, onDrop: nil).eraseToAnyPublisher()
-/// ```
+/// subscriber gets a ``FlowPublisherSubscription``, and so its own run of a cold flow.
 struct FlowPublisherAdapter<Output: Sendable, Failure: Error>: Publisher {
     let flow: Flow<Output, Failure>
     let policy: FlowPublisherBufferingPolicy<Failure>
@@ -27,35 +22,23 @@ struct FlowPublisherAdapter<Output: Sendable, Failure: Error>: Publisher {
 }
 
 /// One Combine subscriber's subscription to a flow: decides under its lock
-/// (``FlowPublisherStateMachine``), then, after unlocking, subscribes to the flow, delivers to
-/// the subscriber, cancels the flow or passes dropped values to `onDrop`.
+/// (``FlowPublisherStateMachine``), then, after unlocking, subscribes to the flow, delivers,
+/// cancels the flow or calls `onDrop`.
 ///
-/// While the flow is subscribed, the flow's subscriber (the handler passed to `subscribe`)
-/// holds this object, as a Combine upstream holds its subscription; the flow lets it go when
-/// it completes or is cancelled, and the Combine subscriber lets it go when it has had its
-/// completion or has cancelled.
+/// Lifetime: while subscribed, the flow's handlers hold this object (as a Combine upstream holds
+/// its subscription) until the flow completes or is cancelled; the Combine subscriber holds it
+/// until it has had its completion or has cancelled.
 ///
-/// ```swift
-/// let subscription = FlowPublisherSubscription(flow: flow, policy: .unbounded, onDrop: nil, downstream: sink)
-/// sink.receive(subscription: subscription)
-/// ```
-///
-/// The subscriber is held behind a ``FlowPublisherDownstream``, so that the `Sendable` closures
-/// given to the flow capture no metatype of the subscriber's own type (which is not
-/// `Sendable`).
-///
-/// Combine reaches this class through protocols and `AnyPublisher`'s box, so its code runs
-/// unspecialised, where every use of a generic type whose layout depends on the generic
-/// parameters looks up its metadata. So the subscriber is a class (not an `AnySubscriber`), the
-/// machine's layout depends on no parameter, and the machine's methods are inlined
-/// here, between `lock()` and `unlock()` of the object's own ``SharedMutex`` (not a
-/// ``SharedLock``, whose `withLock` is generic over the state and takes a closure): a
-/// subscription, its values and its cancellation look up no metadata of their own.
+/// Combine calls this class unspecialised (through protocols and `AnyPublisher`'s box), where a
+/// generic type whose layout depends on its parameters costs a metadata lookup per use. So the
+/// subscriber sits behind a class (``FlowPublisherDownstream``, which also keeps its non-`Sendable`
+/// metatype out of the flow's closures), the machine's layout depends on no parameter, and its
+/// methods are inlined between `lock()` and `unlock()` of a ``SharedMutex`` (``SharedLock``'s
+/// `withLock` is generic and takes a closure).
 ///
 /// Unchecked: `machine` is only read or written while `mutex` is held; `flow` and `onDrop` are
-/// `Sendable` constants. The subscriber itself need not be `Sendable`: Combine lets a subscriber be
-/// called from any thread, one call at a time, and the machine has one thread deliver at a
-/// time.
+/// `Sendable` constants. The subscriber need not be `Sendable`: Combine lets it be called from any
+/// thread, one call at a time, and the machine has one thread deliver at a time.
 final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscription,
     CustomStringConvertible, @unchecked Sendable
 {
@@ -63,8 +46,7 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     typealias Machine = FlowPublisherStateMachine<Element, Failure, Downstream>
 
     private let mutex = SharedMutex()
-    /// Unchecked exclusivity: every access is made holding `mutex`, which is what makes it
-    /// exclusive; the dynamic check would only repeat that on every event.
+    /// Unchecked exclusivity: every access holds `mutex`; the dynamic check would repeat that.
     @exclusivity(unchecked) private var machine: Machine
     private let flow: Flow<Element, Failure>
     private let onDrop: (@Sendable (Element) -> Void)?
@@ -111,20 +93,16 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
         let cancellation = machine.cancel()
         mutex.unlock()
         guard let cancellation else { return }
-        // The subscriber and the buffered values, moved out of the machine, are released
-        // with `cancellation`, after unlocking.
+        // The subscriber and buffered values, moved out, are released with it after unlocking.
         cancellation.token?.cancel()
     }
 
     // MARK: Flow
 
-    /// Subscribes to the flow, on the thread of the first `request`. The flow may deliver,
-    /// and even complete, before `subscribe` returns.
-    ///
-    /// The token is the flow's gate, handed over before the flow runs: once the subscriber's
-    /// `cancel()` (or an overflow) has cancelled it, nothing more is delivered and a
-    /// synchronous source (`Flow.sequence`) stops its loop, even when the cancel comes from
-    /// inside `receive(_:)` in the middle of that loop.
+    /// Subscribes to the flow, on the thread of the first `request`; the flow may deliver, and
+    /// even complete, before this returns. The token, handed over before the flow runs, is its
+    /// gate: once `cancel()` or an overflow cancels it, nothing more is delivered and a
+    /// synchronous source stops its loop, even when cancelled from inside `receive(_:)`.
     private func subscribe() {
         _ = flow.subscribe(
             onStart: { [self] token in started(token) },
@@ -150,8 +128,7 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
         receiveHoldingLock(value)
     }
 
-    /// The rest of ``receive(_:)``, entered with the mutex held: apart, so that the fast path
-    /// does not pay for the metadata of this path's action type.
+    /// Entered with the mutex held; out of line so the fast path pays no metadata for its action.
     @inline(never)
     private func receiveHoldingLock(_ value: Element) {
         let action = machine.receive(value)
@@ -202,14 +179,8 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     }
 }
 
-/// The Combine subscriber of a ``FlowPublisherSubscription``, as a class whatever its type:
-/// ``FlowPublisherSubscriber`` holds it. A reference, so that the machine holding it has a
-/// layout of its own whatever the subscriber is.
-///
-/// ```swift
-/// let downstream: FlowPublisherDownstream<Int, Never> = FlowPublisherSubscriber(sink)
-/// _ = downstream.receive(1)
-/// ```
+/// The Combine subscriber of a ``FlowPublisherSubscription`` behind a class (the concrete one is
+/// ``FlowPublisherSubscriber``), so the machine holding it has a fixed layout.
 class FlowPublisherDownstream<Input, Failure: Error> {
     func receive(_ value: Input) -> Subscribers.Demand {
         preconditionFailure("Internal inconsistency: FlowPublisherDownstream is abstract")
@@ -221,10 +192,6 @@ class FlowPublisherDownstream<Input, Failure: Error> {
 }
 
 /// A Combine subscriber behind a ``FlowPublisherDownstream``.
-///
-/// ```swift
-/// let downstream = FlowPublisherSubscriber(Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in }))
-/// ```
 final class FlowPublisherSubscriber<Base: Subscriber>: FlowPublisherDownstream<Base.Input, Base.Failure> {
     private let base: Base
 

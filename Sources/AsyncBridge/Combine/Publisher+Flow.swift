@@ -6,9 +6,6 @@ import OpenCombine
 #endif
 
 #if canImport(Combine) || ASYNCBRIDGE_OPENCOMBINE
-// Combine → `Flow`, and through it to `AsyncSequence`: one Combine subscription per flow
-// subscription, demand `.unlimited` (a flow pushes).
-
 extension Flow {
     /// A Combine publisher as a flow: each subscription subscribes to the publisher, requests
     /// `.unlimited`, and forwards its values and its completion.
@@ -66,10 +63,8 @@ extension Publisher where Output: Sendable {
     }
 }
 
-/// A publisher, type-erased and held so that a `Sendable` flow (or future) can subscribe to it
-/// from any thread.
-///
-/// Erased so the subscribing closures capture no non-`Sendable` metatype.
+/// A publisher held so that a `Sendable` flow (or future) can subscribe to it from any thread;
+/// erased so the subscribing closures capture no non-`Sendable` metatype.
 ///
 /// Unchecked: Combine lets `receive(subscriber:)` be called from any thread, and `publisher`
 /// is a constant, only ever subscribed to.
@@ -133,8 +128,7 @@ final class FlowForwardingSubscriber<Input: Sendable, Failure: Error>: Subscribe
         end()?.cancel()
     }
 
-    /// Moves to `.ended`; returns the subscription it held, to be cancelled or released
-    /// after unlocking.
+    /// Moves to `.ended`; returns the subscription, to cancel or release after unlocking.
     @discardableResult
     private func end() -> (any Subscription)? {
         state.withLock { phase -> (any Subscription)? in

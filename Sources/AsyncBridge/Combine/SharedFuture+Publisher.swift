@@ -6,9 +6,6 @@ import OpenCombine
 #endif
 
 #if canImport(Combine) || ASYNCBRIDGE_OPENCOMBINE
-// A Combine `Future`, or any publisher's first value → `SharedFuture` (lazy, shared,
-// cancellable; demand `.max(1)`). An empty publisher fails with `noValue` or `ifEmpty`.
-
 extension SharedFuture {
     /// A Combine `Future` as a `SharedFuture` of the same types.
     ///
@@ -78,9 +75,8 @@ extension SharedFuture {
     }
 }
 
-/// The Combine subscriber behind `SharedFuture(firstValueOf:)`: requests one value, reports
-/// the first event that decides the result, and cancels the Combine subscription once it has
-/// the value or when its future's run is cancelled.
+/// The Combine subscriber behind `SharedFuture(firstValueOf:)`: requests one value, reports the
+/// first deciding event, and cancels the Combine subscription at the value or the run's cancel.
 ///
 /// Unchecked: the mutable state is inside the lock; `report` is `Sendable`.
 final class FirstValueSubscriber<Input: Sendable, Failure: Error>: Subscriber, @unchecked Sendable {

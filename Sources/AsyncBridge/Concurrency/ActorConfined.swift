@@ -26,28 +26,23 @@ public final class ActorConfined<Value>: @unchecked Sendable {
     public let actor: any Actor
     let value: Value
 
-    /// Confines `value` to `actor`; `value` is handed over (make it in the call).
+    /// Confines `value` to `actor` (the main actor, or one of the app's); `value` is handed
+    /// over (make it in the call) and from then on used only on `actor`.
     ///
     /// ```swift
     /// let users = ActorConfined(UserAPI(), to: MainActor.shared)
     /// ```
-    ///
-    /// - Parameters:
-    ///   - value: The object; from now on it is used only on `actor`.
-    ///   - actor: Where it lives: the main actor, or an actor of the app's.
     public init(_ value: sending Value, to actor: any Actor) {
         self.value = value
         self.actor = actor
     }
 
-    /// Runs `body` with the value on the value's actor and returns its result.
+    /// Runs `body` once with the value on ``actor`` and returns its result, which must be
+    /// `Sendable`: the value never leaves its actor.
     ///
     /// ```swift
     /// let started = await users.run { api in api.requestCount }
     /// ```
-    ///
-    /// - Parameter body: Runs once, on ``actor``.
-    /// - Returns: What `body` returns, which must be `Sendable`: the value never leaves its actor.
     public func run<Success: Sendable, Failure: Error>(
         _ body: sending (Value) throws(Failure) -> Success
     ) async throws(Failure) -> Success {
@@ -72,15 +67,11 @@ public final class ActorConfined<Value>: @unchecked Sendable {
     /// }
     /// ```
     ///
-    /// `operation` runs on ``actor`` soon after the call, never on the calling thread. The
-    /// returned action runs its cancel action there once; cancelled before `operation` ran, it
-    /// never runs. Calls from different threads reach the actor in any order. Write `return`
-    /// in a one-line body, or Swift picks the form that cannot be cancelled.
-    ///
-    /// - Parameter operation: Starts the work with the value, on ``actor``; returns its cancel
-    ///   action, or `nil`.
-    /// - Returns: An action that cancels the work on ``actor``; it may be called from any thread,
-    ///   more than once.
+    /// `operation` runs on ``actor`` soon after the call, never on the calling thread, and
+    /// returns its cancel action, or `nil`. The returned action may be called from any thread,
+    /// more than once: it runs that cancel action on ``actor`` once; called before `operation`
+    /// ran, `operation` never runs. Calls from different threads reach the actor in any order.
+    /// Write `return` in a one-line body, or Swift picks the form that cannot be cancelled.
     public func start(_ operation: sending @escaping (Value) -> (() -> Void)?) -> CancelAction {
         let call = ConfinedCall<Value>(operation)
         Task { [actor] in await Self.begin(on: actor, self, call) }

@@ -79,13 +79,13 @@ public final class BroadcastChannel<Element: Sendable, Failure: Error>: AsyncSeq
         storage = BroadcastChannelStorage(limit: bufferingPolicy.limit, onDrop: onDrop)
     }
 
-    /// Releasing the channel finishes it (consumers hold its buffers, not the channel).
+    /// Consumers hold the storage, not the channel: releasing the channel finishes them.
     deinit {
         storage.complete(.finished)
     }
 
-    /// Sends a value to every consumer; ignored after the completion. Never waits beyond the
-    /// lock taken to buffer the value.
+    /// Sends a value to every consumer, from any thread; ignored after the completion. Never
+    /// waits beyond the lock taken to buffer the value.
     ///
     /// AsyncStream: `Continuation.yield(_:)`; RxSwift: `onNext(_:)`; Combine: `send(_:)`.
     ///
@@ -172,8 +172,7 @@ public final class BroadcastChannel<Element: Sendable, Failure: Error>: AsyncSeq
             try await cursor.nextElement(isolation: actor)
         }
 
-        /// The next value; `nil` after the channel finished or the task was cancelled; throws
-        /// the channel's failure once.
+        /// The next value, as ``next(isolation:)``.
         ///
         /// ```swift
         /// let value = try await iterator.next()
@@ -201,15 +200,14 @@ public final class BroadcastChannel<Element: Sendable, Failure: Error>: AsyncSeq
             }
             emitter.onCancel {
                 task.cancel()
-                storage.cancel(id)  // leave now, not when the task next asks: a value sent from
-                                    // here on goes to the other consumers, or is kept for the next
+                storage.cancel(id)  // leave now, not at the task's next pull: later sends skip it
             }
         }
     }
 }
 
-/// Hands a consumer, registered on the subscribing thread, to the task that feeds a
-/// channel's flow: the task is its only user from then on.
+/// Hands a consumer, registered on the subscribing thread, to the task that feeds a channel's
+/// flow. Unchecked Sendable: that task is its only user from then on.
 @usableFromInline
 final class ChannelFlowConsumer<Element: Sendable, Failure: Error>: @unchecked Sendable {
     @usableFromInline var cursor: ConsumerCursor<BroadcastChannelStorage<Element, Failure>>

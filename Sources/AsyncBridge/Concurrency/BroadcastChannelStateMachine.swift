@@ -1,16 +1,8 @@
 /// The decisions of a ``BroadcastChannel``, taken under its one lock: which consumers get a
 /// value, who is resumed, what is dropped, and where values wait while nobody iterates.
 ///
-/// Each consumer has its own buffer, a ``ConsumerBufferStateMachine`` (the machinery of
-/// `flow.values`), so a slow consumer drops or buffers without holding up the others. All of
-/// them live under the channel's lock, so a send is one critical section however many
-/// consumers there are, and every consumer sees concurrent sends in the same order.
-///
-/// ```swift
-/// var machine = BroadcastChannelStateMachine<Int, Never>(limit: .unbounded)
-/// _ = machine.send(1)              // kept in the backlog: nobody iterates yet
-/// let id = machine.register()      // the first consumer takes the backlog
-/// ```
+/// Each consumer has its own ``ConsumerBufferStateMachine``, all under the channel's lock: a
+/// send is one critical section however many consumers, and all see sends in the same order.
 @usableFromInline
 struct BroadcastChannelStateMachine<Element: Sendable, Failure: Error>: Sendable {
     @usableFromInline typealias Consumer = ConsumerBufferStateMachine<Element, Failure>
@@ -63,8 +55,8 @@ struct BroadcastChannelStateMachine<Element: Sendable, Failure: Error>: Sendable
         case drop(Element)
     }
 
-    /// What a send does after unlocking: the first delivery inline, the rest (several
-    /// consumers suspended at once) in an array, so that the common case allocates nothing.
+    /// What a send does after unlocking: the first delivery inline, so that the common case
+    /// (one consumer to resume) allocates nothing.
     @usableFromInline
     struct Deliveries {
         @usableFromInline var first: Delivery?
@@ -79,7 +71,6 @@ struct BroadcastChannelStateMachine<Element: Sendable, Failure: Error>: Sendable
         }
     }
 
-    /// A value from a sender.
     @inlinable
     mutating func send(_ value: Element) -> Deliveries {
         var deliveries = Deliveries()
@@ -129,8 +120,8 @@ struct BroadcastChannelStateMachine<Element: Sendable, Failure: Error>: Sendable
 
     // MARK: Consumers
 
-    /// A consumer starts iterating: it takes the backlog if there is one, and otherwise a new
-    /// buffer (one that has the completion already, after the channel completed).
+    /// A consumer starts: it takes the backlog if any, else a new buffer (already completed if
+    /// the channel has).
     @inlinable
     mutating func register() -> UInt64 {
         nextID += 1

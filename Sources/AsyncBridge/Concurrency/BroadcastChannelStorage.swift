@@ -1,12 +1,6 @@
-/// The lock and the actions behind a ``BroadcastChannel``: it decides with
-/// ``BroadcastChannelStateMachine`` under the lock, then resumes consumers and reports drops
-/// after unlocking. Its consumers pull through ``ConsumerCursor``, like `flow.values`.
-///
-/// ```swift
-/// let storage = BroadcastChannelStorage<Int, Never>(limit: .unbounded, onDrop: nil)
-/// let id = storage.register()
-/// storage.send(1)
-/// ```
+/// The lock and the actions behind a ``BroadcastChannel``: decides with
+/// ``BroadcastChannelStateMachine`` under the lock, then resumes consumers and calls `onDrop`
+/// after unlocking. Consumers pull through ``ConsumerCursor``, like `flow.values`.
 @usableFromInline
 final class BroadcastChannelStorage<Element: Sendable, Failure: Error>: ConsumerBufferHost {
     @usableFromInline typealias Machine = BroadcastChannelStateMachine<Element, Failure>
@@ -20,7 +14,6 @@ final class BroadcastChannelStorage<Element: Sendable, Failure: Error>: Consumer
         self.onDrop = onDrop
     }
 
-    /// One critical section, then the deliveries it decided.
     @inlinable
     func send(_ value: Element) {
         let deliveries = state.withLock { $0.send(value) }

@@ -4,40 +4,30 @@ import Dispatch
 /// form of ``FlowBufferingPolicy`` and ``ChannelBufferingPolicy``.
 @usableFromInline
 enum BufferLimit: Sendable, Hashable {
-    /// Keeps every value. The consumer takes the whole buffer at once (see
-    /// ``ConsumerBufferStateMachine/poll(into:)``).
+    /// Keeps every value; the consumer takes the whole buffer at once.
     case unbounded
     /// Keeps the newest `n` values: a value arriving at a full buffer evicts the oldest.
     case newest(Int)
     /// Keeps the oldest `n` values: a value arriving at a full buffer is dropped.
     case oldest(Int)
-    /// Keeps `n` values, then holds the producer until the consumer takes one, where the
-    /// producer may be held and the consumer's source is not being subscribed; otherwise it
-    /// keeps buffering.
+    /// Keeps `n` values, then holds the producer where it may be held (see
+    /// ``ConsumerBufferStateMachine/receive(_:)``); otherwise keeps buffering.
     case blocking(Int)
 }
 
 /// One consumer's buffer between a producer that pushes synchronously (a flow's subscriber, a
-/// channel's `send`) and a consumer that pulls with `await` (an async iterator).
+/// channel's `send`) and a consumer that pulls with `await`.
 ///
-/// A struct of decisions, with no lock and no side effect: its owner calls it under its lock
-/// and carries out the returned action after unlocking (resuming the consumer, waking a held
-/// producer, passing a dropped value to `onDrop`). `FlowValuesStorage` owns one; a
-/// `BroadcastChannel` owns one per consumer, all under the channel's one lock.
+/// Decisions only, no lock and no side effect: the owner (`FlowValuesStorage`, or a
+/// `BroadcastChannel` per consumer) calls it under its lock and carries out the returned
+/// action after unlocking (resume the consumer, wake a held producer, call `onDrop`).
 ///
-/// With the unbounded policy the consumer takes the whole buffer in one critical section and
-/// hands the values out without locking (``poll(into:)``); bounded policies hand out one value
-/// per critical section, so that the limit counts exactly the values not yet taken.
-///
-/// ```swift
-/// var machine = ConsumerBufferStateMachine<Int, Never>(limit: .oldest(1))
-/// _ = machine.receive(1)   // .none: buffered
-/// _ = machine.receive(2)   // .drop(2): the buffer is full
-/// ```
+/// Unbounded, the consumer takes the whole buffer at once (``poll(into:)``); bounded policies
+/// hand out one value per critical section, so the limit counts exactly the values not taken.
 @usableFromInline
 struct ConsumerBufferStateMachine<Element: Sendable, Failure: Error>: Sendable {
-    /// The consumer suspended in `next()`: resumed with a value, the completion (`.finished`,
-    /// `.failure`), or `nil` when it was cancelled.
+    /// The consumer suspended in `next()`: resumed with a value, the completion, or `nil` when
+    /// it has left.
     @usableFromInline typealias Waiter = UnsafeContinuation<FlowEvent<Element, Failure>?, Never>
 
     /// The lifecycle. Values wait in ``buffer`` in `receiving` and `draining`.
@@ -49,18 +39,15 @@ struct ConsumerBufferStateMachine<Element: Sendable, Failure: Error>: Sendable {
         case receiving(waiter: Waiter?, held: DispatchSemaphore?)
         /// The source has completed; the consumer takes what is buffered, then `completion`.
         case draining(FlowCompletion<Failure>)
-        /// The consumer has had its last event (the completion), or has left (cancelled, or
-        /// its iterator was released). Everything later is ignored.
+        /// The consumer has had its completion, or has left. Everything later is ignored.
         case ended
     }
 
     @usableFromInline var state: State = .receiving(waiter: nil, held: nil)
     @usableFromInline var buffer = RingBuffer<Element>()
     @usableFromInline let limit: BufferLimit
-    /// Whether this consumer's source is being subscribed (`makeAsyncIterator()` has not
-    /// returned). No producer is held meanwhile, on any thread: the subscribing thread may be
-    /// the producer itself (a source that emits synchronously when subscribed), or may wait
-    /// for the producer's thread (a source that hands its start to a queue and waits for it),
+    /// Whether the source is being subscribed (`makeAsyncIterator()` has not returned). No
+    /// producer is held meanwhile: the subscribing thread may be the producer, or wait for it,
     /// and the consumer cannot take a value before the subscribe returns.
     @usableFromInline var isSubscribing = false
 
@@ -86,11 +73,9 @@ struct ConsumerBufferStateMachine<Element: Sendable, Failure: Error>: Sendable {
         case hold(DispatchSemaphore)
     }
 
-    /// A value from the producer. A full `.blocking` buffer holds the producer if its thread
-    /// may be held (see ``currentThreadMayBeHeld()``) and the consumer's source is not being
-    /// subscribed (``isSubscribing``); otherwise it keeps the value beyond the limit. Once
-    /// the subscribe has returned, a producer is held until the buffer is below the limit
-    /// again, the values kept beyond it included.
+    /// A value from the producer. A full `.blocking` buffer holds the producer if
+    /// ``producerMayBeHeld``, and otherwise keeps the value beyond the limit; a held producer
+    /// waits until the buffer is below the limit again, values kept beyond it included.
     @inlinable
     mutating func receive(_ value: Element) -> ReceiveAction {
         switch state {
@@ -125,8 +110,7 @@ struct ConsumerBufferStateMachine<Element: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    /// Whether the calling thread, a producer, may be held: evaluated only at a full
-    /// `.blocking` buffer.
+    /// Evaluated only at a full `.blocking` buffer.
     @inlinable
     var producerMayBeHeld: Bool {
         !isSubscribing && currentThreadMayBeHeld()
@@ -243,8 +227,7 @@ struct ConsumerBufferStateMachine<Element: Sendable, Failure: Error>: Sendable {
         init() {}
     }
 
-    /// The consumer leaves: its task was cancelled, or its iterator released. Buffered values
-    /// are discarded.
+    /// The consumer leaves (task cancelled, iterator released); buffered values are discarded.
     @inlinable
     mutating func cancel() -> Departure {
         var departure = Departure()

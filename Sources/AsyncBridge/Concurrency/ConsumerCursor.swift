@@ -3,9 +3,8 @@ import Darwin
 #endif
 import Dispatch
 
-/// An owner of consumer buffers (``ConsumerBufferStateMachine``): `FlowValuesStorage` (one
-/// consumer, one subscription) and `BroadcastChannel`'s storage (many consumers under one
-/// lock). ``ConsumerCursor`` pulls through it, so both share the consumer side.
+/// An owner of consumer buffers (``ConsumerBufferStateMachine``) that ``ConsumerCursor`` pulls
+/// through: `FlowValuesStorage` (one consumer) and `BroadcastChannelStorage` (many, one lock).
 @usableFromInline
 protocol ConsumerBufferHost: AnyObject, Sendable {
     associatedtype Element: Sendable
@@ -18,9 +17,8 @@ protocol ConsumerBufferHost: AnyObject, Sendable {
         _ body: (inout ConsumerBufferStateMachine<Element, Failure>) -> Result
     ) -> Result
 
-    /// Consumer `id` leaves (its task was cancelled, or its iterator released): its machine
-    /// ends, a suspended consumer gets `nil`, a held producer is woken, and its source (a
-    /// subscription) is cancelled. Idempotent; callable from any thread.
+    /// Consumer `id` leaves (task cancelled, iterator released): its machine ends, a suspended
+    /// consumer gets `nil`, a held producer wakes, its source is cancelled. Idempotent; any thread.
     func cancel(_ id: UInt64)
 }
 
@@ -35,12 +33,9 @@ extension ConsumerBufferHost {
 }
 
 /// Whether the calling thread, a producer facing a full `.blockingProducer` buffer, may be
-/// held until the consumer takes a value.
-///
-/// Not when a Swift task runs on it: holding a thread of the cooperative pool (or the one an
-/// actor's executor runs on) can starve the very consumer it waits for, and the consumer's
-/// own task sending into its own buffer would wait for itself. Not on the main thread: a
-/// consumer on the main actor needs it (and a held main thread freezes an app).
+/// held until the consumer takes a value. Not a thread running a Swift task (holding a pool or
+/// executor thread can starve the consumer, or make its own task wait for itself), nor the
+/// main thread (a main-actor consumer needs it; a held main thread freezes an app).
 @usableFromInline
 func currentThreadMayBeHeld() -> Bool {
     if withUnsafeCurrentTask(body: { $0 != nil }) { return false }
@@ -52,8 +47,8 @@ func currentThreadMayBeHeld() -> Bool {
 }
 
 #if !canImport(Darwin)
-/// Marks the main queue, to recognise the main thread (on Linux, `getSpecific` finds the main
-/// queue's value on the main thread, also outside a block).
+/// Marks the main queue: on Linux, `getSpecific` finds its value on the main thread, also
+/// outside a block.
 let mainQueueKey: DispatchSpecificKey<Bool> = {
     let key = DispatchSpecificKey<Bool>()
     DispatchQueue.main.setSpecific(key: key, value: true)
@@ -61,8 +56,7 @@ let mainQueueKey: DispatchSpecificKey<Bool> = {
 }()
 #endif
 
-/// Releasing a consumer's lease makes it leave: what makes a released iterator cancel its
-/// subscription (or leave its channel). One per iteration.
+/// One per iteration: releasing it (with the iterator) makes the consumer leave.
 @usableFromInline
 final class ConsumerLease<Host: ConsumerBufferHost>: Sendable {
     @usableFromInline let host: Host
@@ -82,11 +76,6 @@ final class ConsumerLease<Host: ConsumerBufferHost>: Sendable {
 /// The consumer side of a buffer, shared by every async iterator over one: a local batch
 /// handed out without locking, one critical section when it runs dry, and a suspension only
 /// when nothing is buffered.
-///
-/// ```swift
-/// var cursor = ConsumerCursor(lease: ConsumerLease(host: storage, id: 0))
-/// while case .value(let value)? = await cursor.next(isolation: nil) { print(value) }
-/// ```
 @usableFromInline
 struct ConsumerCursor<Host: ConsumerBufferHost> {
     @usableFromInline typealias Event = FlowEvent<Host.Element, Host.Failure>
@@ -100,13 +89,10 @@ struct ConsumerCursor<Host: ConsumerBufferHost> {
         self.lease = lease
     }
 
-    /// The next event: a value, the completion, or `nil` once the consumer has left (its
-    /// task was cancelled) or had its completion.
-    ///
-    /// Cancellation of the calling task is checked before every value: a cancelled consumer
-    /// leaves at once (its buffer is discarded and its source cancelled) and gets `nil`.
-    /// Always inlined: out of line, an async function with an `isolated` parameter costs a
-    /// task-allocated frame and an executor switch per call, several times the rest.
+    /// The next event: a value, the completion, or `nil` once the consumer has left or had its
+    /// completion. Checks cancellation before every value: a cancelled consumer leaves at once
+    /// (buffer discarded, source cancelled). Always inlined: out of line, an async function
+    /// with an `isolated` parameter costs a task-allocated frame and an executor switch.
     @inlinable @inline(__always)
     mutating func next(isolation actor: isolated (any Actor)?) async -> Event? {
         if Task.isCancelled { return leave() }
@@ -125,8 +111,8 @@ struct ConsumerCursor<Host: ConsumerBufferHost> {
         }
     }
 
-    /// ``next(isolation:)`` as an async iterator hands it out: the value; `nil` after the
-    /// finish or a cancellation; the failure thrown, once.
+    /// ``next(isolation:)`` as an iterator hands it out: `nil` at the finish or after leaving;
+    /// the failure thrown once.
     @inlinable @inline(__always)
     mutating func nextElement(isolation actor: isolated (any Actor)?) async throws(Host.Failure) -> Host.Element? {
         switch await next(isolation: actor) {
@@ -156,7 +142,7 @@ struct ConsumerCursor<Host: ConsumerBufferHost> {
         }
     }
 
-    /// The consumer leaves (its task was cancelled): `nil`.
+    /// The consumer's task was cancelled: it leaves.
     @inlinable
     mutating func leave() -> Event? {
         lease.host.cancel(lease.id)

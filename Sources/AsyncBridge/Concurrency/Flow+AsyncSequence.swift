@@ -1,7 +1,3 @@
-// Any `AsyncSequence` → `Flow`: one task per subscription, on the actor passed as `on:` or the
-// global executor; the next value is pulled once the handler returned. Cancelling cancels the
-// task and releases the subscriber at once, even if the sequence ignores cancellation.
-
 extension Flow where Element: Sendable {
     /// The values of an async sequence, iterated anew for each subscription, then finished;
     /// the failure is the sequence's own (`Never` for `AsyncStream`, the error type of a
@@ -14,8 +10,9 @@ extension Flow where Element: Sendable {
     /// RxSwift: `asyncSequence.asObservable()`; Combine: none.
     ///
     /// The sequence is iterated in a new task, at `priority`, isolated to `actor` (`nil`: the
-    /// global executor); cancelling the subscription cancels that task. A one-shot sequence
-    /// (`AsyncStream`) can be iterated by one subscription only.
+    /// global executor); the next value is pulled once the handler has returned. Cancelling the
+    /// subscription cancels that task and delivers nothing more, even if the sequence ignores
+    /// cancellation. A one-shot sequence (`AsyncStream`) can be iterated by one subscription only.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
     @inlinable
     public init<Values: AsyncSequence & Sendable>(

@@ -1,5 +1,3 @@
-// Awaiting one value of a flow: one subscription per `await`; throws as `SharedFuture.value`.
-
 extension Flow where Element: Sendable {
     /// The flow's first value; the subscription is cancelled as soon as it has arrived.
     ///
@@ -58,14 +56,12 @@ extension Flow where Element: Sendable {
     enum ValueDecision {
         /// Keep it as the candidate and wait for more (or the finish).
         case keep
-        /// The answer is this value: stop.
         case finish(Element)
-        /// Stop with this error.
         case fail(AsyncBridgeError)
     }
 
-    /// Subscribes once, keeping the latest value, until `decide` or the completion gives the
-    /// answer. `decide` gets the new value and the previously kept one.
+    /// Subscribes once, keeping the latest value, until `decide(new, kept)` or the completion
+    /// gives the answer.
     @inlinable
     func awaitValue(_ decide: @escaping @Sendable (Element, Element?) -> ValueDecision) async throws -> Element {
         let upstream = self
@@ -103,9 +99,8 @@ extension Flow where Element: Sendable {
                     }
                 }
             ))
-            // The cancel action keeps the completer: a source that lets its subscriber go
-            // without completing (`Flow.never`) then waits, as it should, instead of ending
-            // with `completionNeverCalled`.
+            // The cancel action keeps the completer alive, so a source that drops its subscriber
+            // without completing (`Flow.never`) waits instead of failing `completionNeverCalled`.
             return { withExtendedLifetime(completer) { subscription.cancel() } }
         }).value
     }

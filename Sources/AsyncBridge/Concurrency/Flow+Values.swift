@@ -41,7 +41,8 @@ public enum FlowBufferingPolicy: Sendable, Hashable {
     /// Blocks only a thread that runs no Swift task and is not the main thread, and only after
     /// the flow's subscribe has returned; anywhere else the buffer grows beyond `limit`. Do not
     /// use it when the consumer runs on the producer's thread. A held producer is released
-    /// when the consumer takes a value or leaves; the bound holds per delivering thread.
+    /// when the consumer takes a value or leaves; the bound holds per delivering thread. See
+    /// <doc:Concurrency>.
     case blockingProducer(limit: Int)
 
     @inlinable
@@ -161,8 +162,7 @@ public struct FlowValues<Element: Sendable, Failure: Error>: AsyncSequence, Send
             try await cursor.nextElement(isolation: actor)
         }
 
-        /// The next value; `nil` when the flow finished or the task was cancelled; throws the
-        /// flow's failure once.
+        /// The next value, as ``next(isolation:)``.
         ///
         /// ```swift
         /// let value = try await iterator.next()

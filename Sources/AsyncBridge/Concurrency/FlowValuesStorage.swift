@@ -1,18 +1,8 @@
 import Dispatch
 
-/// The machinery behind one iteration of `flow.values`: one subscription to the flow, whose
-/// values go into one consumer buffer (``ConsumerBufferStateMachine``) that the iterator
-/// pulls from.
-///
-/// The subscriber's `receive` decides under the lock and acts after unlocking: it resumes the
-/// suspended consumer, passes a dropped value to `onDrop`, or, at a full `.blockingProducer`
-/// buffer, waits outside the lock until the consumer takes a value or leaves.
-///
-/// ```swift
-/// let storage = FlowValuesStorage<Int, Never>(limit: .unbounded, onDrop: nil)
-/// storage.start(Flow.sequence([1, 2, 3]))
-/// var cursor = ConsumerCursor(lease: ConsumerLease(host: storage, id: 0))
-/// ```
+/// One iteration of `flow.values`: one subscription feeding one ``ConsumerBufferStateMachine``
+/// that the iterator pulls from. `receive` decides under the lock and acts after unlocking; a
+/// held producer waits on its semaphore outside the lock.
 @usableFromInline
 final class FlowValuesStorage<Element: Sendable, Failure: Error>: ConsumerBufferHost {
     @usableFromInline typealias Machine = ConsumerBufferStateMachine<Element, Failure>
@@ -30,9 +20,9 @@ final class FlowValuesStorage<Element: Sendable, Failure: Error>: ConsumerBuffer
         token = CancellationToken(subscription: subscription, method: "values")
     }
 
-    /// Subscribes to `flow`. No producer is held until the subscribe returns (see
-    /// ``ConsumerBufferStateMachine/isSubscribing``). Inlinable so that the subscriber's
-    /// closures, the per-value path, are specialised for the caller's types.
+    /// Subscribes to `flow` (no producer is held until it returns: see
+    /// ``ConsumerBufferStateMachine/isSubscribing``). Inlinable so the per-value path is
+    /// specialised for the caller's types.
     @inlinable
     func start(_ flow: Flow<Element, Failure>) {
         state.withLock { $0.isSubscribing = true }
@@ -40,7 +30,6 @@ final class FlowValuesStorage<Element: Sendable, Failure: Error>: ConsumerBuffer
         state.withLock { $0.isSubscribing = false }
     }
 
-    /// A value from the flow.
     @inlinable
     func receive(_ value: Element) -> FlowDemand {
         while true {
@@ -61,7 +50,6 @@ final class FlowValuesStorage<Element: Sendable, Failure: Error>: ConsumerBuffer
         }
     }
 
-    /// The flow completed.
     @inlinable
     func complete(_ completion: FlowCompletion<Failure>) {
         state.withLock { $0.complete(completion) }?.resume(returning: FlowEvent(completion))

@@ -2,9 +2,8 @@ extension SharedFuture {
     /// A future whose operation is an async closure, run in a new task when the first consumer
     /// arrives. Cancelling the last consumer cancels that task.
     ///
-    /// The failure type is the closure's: one that does not throw makes a `SharedFuture<User, Never>`,
-    /// and one declared `throws(APIError)` makes a `SharedFuture<User, APIError>`. Swift infers an
-    /// untyped `throws` for a closure unless it is spelled out, as below.
+    /// The failure type is the closure's (`Never` if it does not throw); Swift infers an untyped
+    /// `throws` unless `throws(APIError)` is spelled out, as below.
     ///
     /// ```swift
     /// let profile = SharedFuture { try await client.profile(id: 42) }   // SharedFuture<Profile, any Error>
