@@ -35,9 +35,8 @@ public struct AuthorizationGate: Sendable {
     ///
     /// - Parameters:
     ///   - timeout: How long each caller waits for the answer, on `clock`; `nil` (the default)
-    ///     waits as long as it takes; zero or negative is a precondition failure. A caller whose
-    ///     deadline passes with the status still undetermined gets ``AuthorizationError/timedOut``;
-    ///     the request goes on, and later callers join it.
+    ///     waits as long as it takes; zero or negative is a precondition failure. A caller past
+    ///     its deadline with the status undetermined gets ``AuthorizationError/timedOut``.
     ///   - clock: The clock of the timeout; `ManualClock` (AsyncBridgeTesting) in tests.
     ///   - fileID: The file that misuse reports (``MisuseReport``) name; leave the default.
     ///   - line: The line those reports name.
@@ -188,8 +187,7 @@ public struct AuthorizationGate: Sendable {
         prompts.waiterCount(key: .shared)
     }
 
-    /// The check, the shared request if needed, and the verdict. Throws only
-    /// `CancellationError`.
+    /// The check, the shared request if needed, and the verdict.
     func access() async throws(CancellationError) -> Result<Void, AuthorizationError> {
         if Task.isCancelled { throw CancellationError() }
         let status = await currentStatus()
