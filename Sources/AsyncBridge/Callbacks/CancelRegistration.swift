@@ -1,6 +1,5 @@
-// The `onCancel` parameter of the cancellable completion-block forms: the body registers how
-// to stop its operation; cancelling runs every registered action once, in the order given.
-// One action costs nothing more than the action itself.
+// `onCancel` of the cancellable completion-block forms: cancelling runs every registered action
+// once, in order; a single action is kept as is, without a wrapper.
 
 /// `earlier`, then `next`.
 @inlinable
@@ -9,7 +8,7 @@ func chained(_ earlier: (() -> Void)?, _ next: @escaping () -> Void) -> () -> Vo
     return { earlier(); next() }
 }
 
-/// `earlier`, then `next`: the `@Sendable` twin of the function above.
+/// The `@Sendable` twin of the function above.
 @inlinable
 func chained(_ earlier: CancelAction?, _ next: @escaping CancelAction) -> CancelAction {
     guard let earlier else { return next }

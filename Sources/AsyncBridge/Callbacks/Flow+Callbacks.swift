@@ -1,7 +1,5 @@
-// Completion blocks of every common shape → `Flow`: one value then finished, or a failure; one
-// call per subscription. A body that takes a second parameter, `onCancel`, is the cancellable
-// form. A dropped block fails the flow where `Failure` is `any Error`, and finishes it without
-// a value otherwise.
+// Completion blocks of every common shape → `Flow`: one call per subscription, one value then
+// finished, or a failure. A body that takes a second parameter, `onCancel`, is cancellable.
 
 extension Flow where Element: Sendable {
     /// One call of a `(Result<Element, Failure>) -> Void` completion-block API per subscription.
@@ -20,9 +18,8 @@ extension Flow where Element: Sendable {
         self = .deferred { Flow(SharedFuture(operation: .result(body), bridge: .flow, fileID: fileID, line: line)) }
     }
 
-    /// One call of a cancellable `(Result<Element, Failure>) -> Void` API per subscription.
-    /// A dropped block fails the flow with ``AsyncBridgeError/completionNeverCalled`` when
-    /// `Failure` is `any Error`, and finishes it without a value otherwise.
+    /// One call of a cancellable `(Result<Element, Failure>) -> Void` API per subscription;
+    /// cancelling runs the actions given to `onCancel`. A dropped block: as in the plain form.
     ///
     /// ```swift
     /// let user = Flow<User, APIError> { completion, onCancel in
@@ -37,9 +34,8 @@ extension Flow where Element: Sendable {
 }
 
 extension Flow where Element: Sendable, Failure == any Error {
-    /// One call of a `(Element?, Error?) -> Void` completion-block API per subscription.
-    ///
-    /// A dropped block fails the flow with ``AsyncBridgeError/completionNeverCalled``.
+    /// One call of a `(Element?, Error?) -> Void` completion-block API per subscription. A
+    /// dropped block fails the flow with ``AsyncBridgeError/completionNeverCalled``.
     ///
     /// ```swift
     /// let data = Flow { legacy.fetchData(completion: $0) }   // Flow<Data, any Error>
@@ -66,9 +62,8 @@ extension Flow where Element: Sendable, Failure == any Error {
 }
 
 extension Flow where Element == Void, Failure == any Error {
-    /// One call of an `(Error?) -> Void` completion-block API per subscription.
-    ///
-    /// A dropped block fails the flow with ``AsyncBridgeError/completionNeverCalled``.
+    /// One call of an `(Error?) -> Void` completion-block API per subscription. A dropped
+    /// block fails the flow with ``AsyncBridgeError/completionNeverCalled``.
     ///
     /// ```swift
     /// let saved = Flow { store.save(user, completion: $0) }   // Flow<Void, any Error>
@@ -94,9 +89,8 @@ extension Flow where Element == Void, Failure == any Error {
 }
 
 extension Flow where Element: Sendable, Failure == Never {
-    /// One call of a `(Element) -> Void` completion-block API per subscription.
-    ///
-    /// A dropped block finishes the flow without a value (debug builds report it).
+    /// One call of a `(Element) -> Void` completion-block API per subscription. A dropped
+    /// block finishes the flow without a value (debug builds report it).
     ///
     /// ```swift
     /// let status = Flow.neverFailing { permissions.currentStatus(completion: $0) }
@@ -122,9 +116,8 @@ extension Flow where Element: Sendable, Failure == Never {
 }
 
 extension Flow where Element == Void, Failure == Never {
-    /// One call of a `() -> Void` completion-block API per subscription.
-    ///
-    /// A dropped block finishes the flow without a value (debug builds report it).
+    /// One call of a `() -> Void` completion-block API per subscription. A dropped block
+    /// finishes the flow without a value (debug builds report it).
     ///
     /// ```swift
     /// let dismissed = Flow { presenter.dismiss(animated: true, completion: $0) }

@@ -1,11 +1,11 @@
-// Completion blocks of every common shape → `SharedFuture`, each plain and cancellable.
-//
-// The body picks the shape by the completion block's type (a body that ignores the block must
-// name it); a body that takes a second parameter, `onCancel`, is the cancellable form and
-// registers its cancel actions there. `fileID`/`line` locate misuse reports.
+// Completion blocks of every common shape → `SharedFuture`, each plain and cancellable (the body
+// takes `onCancel`); the block's type picks the shape. `fileID`/`line` locate misuse reports.
 
 extension SharedFuture {
     /// Wraps a `(Result<Success, Failure>) -> Void` completion-block API.
+    ///
+    /// A block released without being called (any shape) ends the run with
+    /// ``AsyncBridgeError/completionNeverCalled``, which `value` and `result` throw.
     ///
     /// RxSwift: `Single.create`; Combine: `Deferred { Future { promise in … } }`.
     ///
@@ -35,8 +35,7 @@ extension SharedFuture {
 extension SharedFuture where Failure == any Error {
     /// Wraps a `(Success?, Error?) -> Void` completion-block API (the Objective-C shape).
     ///
-    /// An error wins over a value; both `nil` fails with
-    /// ``AsyncBridgeError/missingValueAndError``.
+    /// An error wins over a value; both `nil` fails with ``AsyncBridgeError/missingValueAndError``.
     ///
     /// ```swift
     /// let data = SharedFuture { legacy.fetchData(completion: $0) }   // SharedFuture<Data, any Error>
@@ -145,9 +144,8 @@ extension SharedFuture where Success == Void, Failure == Never {
 }
 
 extension Result {
-    /// The `(T?, Error?)` convention: an error wins; both `nil` is a broken contract.
-    ///
-    /// Generic over `Failure` for one operation type; used only where `Failure == any Error`.
+    /// The `(T?, Error?)` convention: an error wins; both `nil` is a broken contract. Used only
+    /// where `Failure == any Error` (generic so that one operation type serves).
     @inlinable
     init(value: Success?, error: Failure?) {
         if let error {

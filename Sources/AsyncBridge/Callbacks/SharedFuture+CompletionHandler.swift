@@ -10,14 +10,10 @@ extension SharedFuture {
     /// RxSwift: `Single.subscribe(_:)`; Combine: `sink(receiveCompletion:receiveValue:)`.
     ///
     /// Starts the operation if nobody has yet. `completion` is called **exactly once**: with the
-    /// result (`Failure`, or ``AsyncBridgeError``), or with `CancellationError` when the token
-    /// is cancelled first. The token may be discarded: the subscription ends with its result.
-    ///
-    /// - Parameters:
-    ///   - queue: Where `completion` runs. `nil` calls it on the thread that completed the
-    ///     operation or cancelled the token, possibly synchronously inside this call.
-    ///   - completion: Called once with the outcome.
-    /// - Returns: A token that cancels this subscription. Releasing it does not cancel.
+    /// result (`Failure`, or ``AsyncBridgeError``), or with `CancellationError` when the returned
+    /// token is cancelled first; releasing the token does not cancel. It runs on `queue`, or, when
+    /// that is `nil`, on the thread that completed the operation or cancelled the token, possibly
+    /// synchronously inside this call.
     @discardableResult
     public func subscribe(
         deliveringOn queue: DispatchQueue? = nil,

@@ -1,18 +1,15 @@
 // Completion blocks → `await`, without naming a `SharedFuture`.
 //
 // The body and its cancel actions run on the caller's actor and need not be `@Sendable`; only
-// the completion block may be called from any thread. The completion block's type picks the
-// shape; a body that takes a second parameter, `onCancel`, is the cancellable form and
-// registers its cancel actions there. `fileID`/`line` locate misuse reports.
+// the completion block may be called from any thread.
 //
 // Each helper is `@inline(__always)`: out of line, an `isolated` async function hops to that
 // executor and back even when it never suspends.
 
 extension SharedFuture {
-    /// Runs `start` with a fresh ``FutureCompleter`` and waits for its completion: at once when
-    /// it came while `start` ran, on a single-consumer future otherwise (left at once if the
-    /// task was cancelled meanwhile). Misuse reports name `bridge`, called at `fileID:line`.
-    /// When the wait ends by cancellation, the cancel action `start` returned runs here, back
+    /// Runs `start` with a fresh ``FutureCompleter`` and waits for its completion: at once if it
+    /// came while `start` ran, else on a single-consumer future (left at once if the task was
+    /// cancelled meanwhile). On cancellation, the cancel action `start` returned runs here, back
     /// on the caller's actor.
     @inlinable @inline(__always)
     static func bridge(

@@ -12,10 +12,9 @@
 /// RxSwift: a `flatMap` chain of `Single`s; Combine: `checkAccess().flatMap { requestAccessFuture() }`
 /// (both ask again for every overlapping call).
 ///
-/// The status decides before and after asking; the request's own answer is not trusted alone.
-/// A request in progress runs to completion whoever gives up. Its completion block follows the
-/// rules of `withValueCompletion` (misuse reported through ``AsyncBridgeDiagnostics``); a
-/// request that never answers needs a `timeout`.
+/// The status read after asking decides, not the request's answer. A request in progress runs
+/// to completion whoever gives up; one that never answers needs a `timeout`. Its completion
+/// block follows the rules of `withValueCompletion`. See <doc:Coordination>.
 public struct AuthorizationGate: Sendable {
     let readStatus: @Sendable () async throws -> AuthorizationStatus
     let request: @Sendable () async -> Void
@@ -36,15 +35,14 @@ public struct AuthorizationGate: Sendable {
     ///
     /// - Parameters:
     ///   - timeout: How long each caller waits for the answer, on `clock`; `nil` (the default)
-    ///     waits as long as it takes; zero or negative is a precondition failure. A caller whose
-    ///     deadline passes with the status still undetermined gets ``AuthorizationError/timedOut``;
-    ///     the request goes on, and later callers join it.
+    ///     waits as long as it takes; zero or negative is a precondition failure. A caller past
+    ///     its deadline with the status undetermined gets ``AuthorizationError/timedOut``.
     ///   - clock: The clock of the timeout; `ManualClock` (AsyncBridgeTesting) in tests.
     ///   - fileID: The file that misuse reports (``MisuseReport``) name; leave the default.
     ///   - line: The line those reports name.
     ///   - status: Reads the current status; may be `async` and may throw (then the callers get
     ///     ``AuthorizationError/statusUnavailable``, without asking).
-    ///   - request: Asks the user: receives the completion block to call with the answer.
+    ///   - request: Receives the completion block to call with the answer.
     public init<C: Clock>(
         timeout: C.Duration? = nil,
         clock: C = ContinuousClock(),
@@ -71,13 +69,7 @@ public struct AuthorizationGate: Sendable {
     /// )
     /// ```
     ///
-    /// - Parameters:
-    ///   - timeout: How long each caller waits for the answer; `nil` waits as long as it takes.
-    ///   - clock: The clock of the timeout.
-    ///   - fileID: The file that misuse reports name; leave the default.
-    ///   - line: The line those reports name.
-    ///   - status: Reads the current status; may be `async` and may throw.
-    ///   - request: Asks the user: receives the completion block to call with the answer.
+    /// The parameters are those of the `(Bool) -> Void` initialiser.
     @_disfavoredOverload  // a closure that only stores the block fits both shapes; `(Bool) -> Void` is the choice
     public init<C: Clock>(
         timeout: C.Duration? = nil,
@@ -94,7 +86,7 @@ public struct AuthorizationGate: Sendable {
     }
 
     /// A gate whose request is an async function answering with a `Bool`; a thrown error counts
-    /// as no answer.
+    /// as no answer. The other parameters are those of the completion-block initialisers.
     ///
     /// ```swift
     /// let notifications = AuthorizationGate(
@@ -140,7 +132,6 @@ public struct AuthorizationGate: Sendable {
         }
     }
 
-    /// The status, or `nil` if the `status` closure threw.
     func currentStatus() async -> AuthorizationStatus? {
         try? await readStatus()
     }
@@ -196,8 +187,7 @@ public struct AuthorizationGate: Sendable {
         prompts.waiterCount(key: .shared)
     }
 
-    /// The check, the shared request if needed, and the verdict. Throws only
-    /// `CancellationError`.
+    /// The check, the shared request if needed, and the verdict.
     func access() async throws(CancellationError) -> Result<Void, AuthorizationError> {
         if Task.isCancelled { throw CancellationError() }
         let status = await currentStatus()

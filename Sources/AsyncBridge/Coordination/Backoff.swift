@@ -19,8 +19,8 @@ import Bionic
 /// let user = try await withRetry(backoff, maxAttempts: 4) { try await api.user(id: 42) }
 /// ```
 ///
-/// Delays are counted from the failure of the attempt before. The random source of the jitter
-/// is injected, so tests can make it deterministic (`jittered(.full) { 0.5 }`).
+/// Delays are counted from the failure of the attempt before. Tests can make the jitter
+/// deterministic by injecting its random source (`jittered(.full) { 0.5 }`).
 public struct Backoff: Sendable {
     @usableFromInline
     enum Growth: Sendable {
@@ -68,11 +68,8 @@ public struct Backoff: Sendable {
     /// // 0.1 s, 0.2 s, 0.4 s, 0.8 s, … 5 s, 5 s
     /// ```
     ///
-    /// - Parameters:
-    ///   - initial: The delay before the first retry; zero or more (negative is a
-    ///     precondition failure, README, "Durations and counts").
-    ///   - multiplier: How much each delay grows over the one before; at least 1.
-    ///   - maxDelay: The longest delay.
+    /// A negative `initial` (README, "Durations and counts"), a `multiplier` below 1 or not
+    /// finite, and a `maxDelay` below `initial` are precondition failures.
     public static func exponential(
         initial: Duration,
         multiplier: Double = 2,
@@ -106,10 +103,8 @@ public struct Backoff: Sendable {
     /// let predictable = Backoff.fixed(.seconds(1)).jittered(.full) { 0.25 }   // in tests: 0.25 s
     /// ```
     ///
-    /// - Parameters:
-    ///   - jitter: How to spread each delay.
-    ///   - random: The random source: a number in `0..<1` each call (values outside are
-    ///     clamped). Inject a fixed one in tests.
+    /// `random` returns a number in `0..<1` on each call (values outside are clamped); inject a
+    /// fixed one in tests. A `.fraction` outside `0...1` is a precondition failure.
     public func jittered(
         _ jitter: Jitter = .full,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
@@ -148,7 +143,6 @@ public struct Backoff: Sendable {
 }
 
 extension Duration {
-    /// The duration in seconds, as a `Double`.
     @usableFromInline
     var seconds: Double {
         let (seconds, attoseconds) = components

@@ -25,15 +25,13 @@ extension Flow {
         checkCount(maxAttempts, of: "retry(_:maxAttempts:)", named: "maxAttempts", atLeast: 1)
         let upstream = self
         return Flow { subscriber in
-            // The attempts after the first may run once the subscriber holds its token (a
-            // synchronous source then stops at a cancellation from its handler); the first runs
-            // during this subscribe, before there is a token, so it needs no check per value.
+            // Only later attempts can run once the subscriber holds its token, so only they check
+            // for a cancellation from its handler on each value; the first runs before there is one.
             let laterReceive = subscriber.stoppingAtCancellation.receive
             let retry = RetryStorage(clock: clock, context: RetryContext(
                 attempt: { retry, number in
-                    // A subscription per attempt, tracked by the retry storage (not a child of
-                    // the subscriber's, which would keep one cancel action per attempt).
-                    // Registered before the subscribe, so a cancellation racing it reaches it.
+                    // Owned by the retry storage, not a child of the subscriber's (which would keep
+                    // one cancel action per attempt); registered first, so a racing cancel reaches it.
                     let subscription = FlowSubscription()
                     guard retry.register(number, cancel: { subscription.cancel() }) else { return }
                     upstream.run(FlowSubscriber(
@@ -66,10 +64,9 @@ extension Flow {
     /// let updates = socket.updates.retry()
     /// ```
     ///
-    /// The same as ``retry(_:maxAttempts:clock:shouldRetry:)`` without a limit: a source that
-    /// fails synchronously while it is subscribed is retried in a loop, not recursively, so
-    /// any number of such failures runs in constant stack depth. Think twice before using it
-    /// on a source that fails at once every time: it never ends.
+    /// ``retry(_:maxAttempts:clock:shouldRetry:)`` without a limit. Synchronous failures are
+    /// retried in a loop, in constant stack depth; on a source that fails at once every time,
+    /// the flow never ends.
     ///
     /// RxSwift: `retry()`; Combine: `retry(.max)`.
     public func retry() -> Flow {

@@ -12,11 +12,11 @@ extension Flow {
     ///
     /// RxSwift: `retry(when:)`; Combine: none.
     ///
-    /// `handler` runs once per subscription; each failure waits for the trigger's next value.
-    /// Trigger values sent while an attempt runs are ignored. The trigger's completion ends the
-    /// result (at once if a failure waits; otherwise the running attempt's failure is not
-    /// retried). Synchronous retries run in constant stack depth. Cancelling cancels the attempt
-    /// and the trigger.
+    /// `handler` runs once per subscription; each failure waits for the trigger's next value,
+    /// and trigger values sent while an attempt runs are ignored. The trigger's completion ends
+    /// the result (at once if a failure waits, else at the running attempt's failure).
+    /// Synchronous retries run in constant stack depth. Cancelling cancels the attempt and the
+    /// trigger.
     public func retry<Trigger: Sendable>(
         when handler: @escaping @Sendable (_ failures: Flow<Failure, Never>) -> Flow<Trigger, Failure>
     ) -> Flow {
@@ -27,11 +27,10 @@ extension Flow {
     }
 }
 
-/// One subscription of `retry(when:)`: a ``FanIn`` whose one source is the trigger, and whose
-/// drain also takes the attempts' events, so `handle` sees them all one at a time. A trigger
-/// value only asks for the next attempt; the thread that delivered it starts it once out of the
-/// drain (``RetryWhenAttempts``), so that a synchronous attempt's values reach the subscriber
-/// as they come, and it stops when the subscriber wants no more.
+/// One subscription of `retry(when:)`: a ``FanIn`` whose one source is the trigger and whose
+/// drain also takes the attempts' events, so `handle` sees all of them one at a time. A trigger
+/// value only requests the next attempt, started out of the drain (``RetryWhenAttempts``) so that
+/// a synchronous attempt's values reach the subscriber as they come.
 struct RetryWhenRun<Element: Sendable, Failure: Error>: Sendable {
     enum Event: Sendable {
         case value(Element)
@@ -114,11 +113,9 @@ struct RetryWhenRun<Element: Sendable, Failure: Error>: Sendable {
     }
 }
 
-/// The attempts of a `retry(when:)` subscription, each subscribed to the upstream with a
-/// subscription of its own (not a child of downstream's, whose cancel actions would pile up
-/// one per attempt), and started out of the drain: by ``submit(_:to:)`` once its event has been
-/// delivered, in a loop with the attempts that fail synchronously while they start, not
-/// recursively.
+/// The attempts of a `retry(when:)` subscription, each with a subscription of its own (a child
+/// of downstream's would pile up one cancel action per attempt). They start out of the drain,
+/// once the event that requested them is delivered, in a loop rather than recursively.
 final class RetryWhenAttempts<Element: Sendable, Failure: Error>: Sendable {
     /// `current`: the running attempt's subscription; `cancelled` once the run ended or was
     /// cancelled; `requested`: a trigger value asked for the next attempt; `starting`: a thread
@@ -148,10 +145,8 @@ final class RetryWhenAttempts<Element: Sendable, Failure: Error>: Sendable {
         return serial.submit(event)
     }
 
-    /// Starts the requested attempts, one after another, unless a thread delivers (this one,
-    /// further up its stack, or another: it starts them once it has delivered) or starts
-    /// attempts (further up this stack, when an attempt failed while it started: the loop
-    /// there starts the next one).
+    /// Starts the requested attempts one after another, unless a thread is delivering (it starts
+    /// them once it has delivered) or already starting them further up this stack (its loop will).
     func startRequested(into serial: RetryWhenRun<Element, Failure>.Serial) {
         while !serial.drain.isDelivering, state.withLock({ state -> Bool in
             guard state.requested, !state.starting else { return false }

@@ -21,8 +21,6 @@
 ///   - shouldRetry: Whether an error is worth another attempt; by default every error is.
 ///   - isolation: The actor the operation runs on: the caller's, by default.
 ///   - operation: The work to run.
-/// - Returns: The value of the first attempt that succeeds.
-/// - Throws: The error of the last attempt, or `CancellationError`.
 public func withRetry<Success, Failure: Error, C: Clock>(
     _ backoff: Backoff = .immediate,
     maxAttempts: Int,

@@ -1,7 +1,6 @@
 /// The decisions of one retrying run (a `Flow.retry` subscription, a `SharedFuture.retrying` run),
-/// made under ``RetryStorage``'s lock. Each event returns what to do once the lock is released:
-/// start an attempt, start or cancel the backoff timer, cancel an attempt, give up. None of that
-/// happens here.
+/// made under ``RetryStorage``'s lock. Each event returns what to do once the lock is released
+/// (start or cancel an attempt or the backoff timer, give up); none of it happens here.
 ///
 /// ```
 /// attempting(n) ──failed, retry after a delay──▶ waiting(n + 1) ──timer──▶ attempting(n + 1)
@@ -10,19 +9,16 @@
 ///      └──succeeded, failed for good, cancelled──▶ ended
 /// ```
 ///
-/// Attempts that fail while they start (a source that fails synchronously) and are retried at
-/// once are started in a loop by the thread that started the first, not recursively: any
-/// number of them runs in constant stack depth.
+/// Attempts that fail while they start and are retried at once are started in a loop by the
+/// thread that started the first (`retryNow`), not recursively: constant stack depth.
 ///
-/// `Context` is what the attempts need (the upstream, the subscriber, the policy); it is held
-/// only while the run goes on, so that ending releases it even if the timer's task is still
-/// winding down.
+/// `Context` (the upstream, the subscriber, the policy) is held only while the run goes on, so
+/// ending releases it even if the timer's task is still winding down.
 ///
 /// Nothing is released here: the state changes only through ``transition(to:)``, which hands
-/// back the state it left as ``Released``, and every event returns that to the storage, which
-/// drops it after unlocking. The context holds the user's closures, and an attempt's cancel
-/// action its subscription or its future: released under the lock, an object they capture
-/// whose `deinit` cancels the run would take the lock again.
+/// the state it left to the storage as ``Released``, dropped after unlocking. The context holds
+/// the user's closures and an attempt's cancel action its subscription or future; an object
+/// they capture whose `deinit` cancels the run would take the lock again.
 struct RetryStateMachine<Context: Sendable>: Sendable {
     fileprivate enum State {  // not private: `Released` carries one
         /// Attempt `number` runs, or is being started (`starting`: its starter has not returned;

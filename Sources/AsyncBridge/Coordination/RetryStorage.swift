@@ -26,11 +26,6 @@ struct RetryContext<Failure: Error, C: Clock>: Sendable where C.Duration == Dura
 /// runs, timers start and stop, attempts are cancelled, and what an event let go of (the
 /// context with the user's closures, an attempt's cancel action, a timer) is released after
 /// unlocking.
-///
-/// ```swift
-/// let retry = RetryStorage(clock: clock, context: context)
-/// retry.start()
-/// ```
 final class RetryStorage<Failure: Error, C: Clock>: Sendable where C.Duration == Duration {
     typealias Context = RetryContext<Failure, C>
     typealias Machine = RetryStateMachine<Context>

@@ -35,13 +35,7 @@ extension SharedFuture {
     ///
     /// RxSwift: `Single.timeout(_:scheduler:)`; Combine: `timeout(_:scheduler:customError:)`.
     ///
-    /// Otherwise the same as ``timeout(_:tolerance:clock:)``.
-    ///
-    /// - Parameters:
-    ///   - duration: How long to wait, on `clock`; more than zero.
-    ///   - tolerance: The clock's leeway for the deadline.
-    ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
-    ///   - customError: The failure at the deadline.
+    /// Otherwise the same as ``timeout(_:tolerance:clock:)``, parameters included.
     @inlinable
     public func timeout<C: Clock>(
         _ duration: C.Duration,
@@ -66,8 +60,8 @@ extension SharedFuture {
         checkTolerance(tolerance, of: "timeout(_:)")
         let upstream = self
         return SharedFuture<Success, NewFailure>(work: { completer in
-            // The race of the outcome, the timer and a cancellation: the first to close the
-            // slot (which holds the timer task once it exists) wins.
+            // Outcome, timer and cancellation race: the first to close the slot (which holds
+            // the timer task once it exists) wins.
             let race = ClosableSlot<Task<Void, Never>>()
             let deadline = clock.now.advanced(by: duration)
             let id = upstream.subscribe { outcome in

@@ -15,14 +15,12 @@ public struct SingleFlight<Key: Hashable & Sendable, Value: Sendable, Failure: E
     @usableFromInline
     let storage: SingleFlightStorage<Key, Value, Failure>
 
-    /// Creates a single-flight with no flight in progress.
+    /// Creates a single-flight with no flight in progress; `policy` says what happens to a run
+    /// when its last waiter leaves.
     ///
     /// ```swift
     /// let loader = SingleFlight<URL, Data, any Error>(policy: .runToCompletion)
     /// ```
-    ///
-    /// - Parameter policy: What happens to a run when its last waiter leaves (cancelled,
-    ///   by default).
     public init(policy: SingleFlightPolicy = .cancelWhenUnused) {
         storage = SingleFlightStorage(policy: policy)
     }

@@ -1,19 +1,16 @@
 /// The flights of a ``SingleFlight`` in progress, one per key, changed only under its lock.
-/// Each event returns what to do once the lock is released.
 ///
-/// A flight is a `SharedFuture` made for one run of the operation, never restarted. The future
-/// keeps the waiters: it shares the run among them, lets each one leave on its own, and runs
-/// the cancel action when the last one leaves. This machine only decides which future a caller
-/// of a key joins, and tells flights apart by id:
+/// A flight is a `SharedFuture` made for one run, never restarted; the future keeps the waiters
+/// and runs the cancel action when the last one leaves. This machine only decides which future
+/// a caller of a key joins, and tells flights apart by id:
 ///
 /// ```
 /// absent ──a caller arrives──▶ flying(id) ──flight id ends──▶ absent
 /// ```
 ///
-/// A flight ends when its run finished, or when every waiter left it (its cancel action, or a
-/// caller that found it so). It leaves the table *before* its waiters are resumed, so a caller
-/// that comes after a flight ended starts a new one: nothing is remembered beyond the flight.
-/// The end of an earlier flight of the key changes nothing.
+/// A flight ends when its run finished or every waiter left it. It leaves the table *before*
+/// its waiters are resumed, so a later caller starts a new one; the end of an earlier flight of
+/// the key changes nothing.
 @usableFromInline
 struct SingleFlightStateMachine<Key: Hashable & Sendable, Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline

@@ -14,14 +14,13 @@ struct SingleFlightStorage<Key: Hashable & Sendable, Value: Sendable, Failure: E
         self.policy = policy
     }
 
-    /// A caller of `key` arrives: it joins the flight in progress or starts one running
-    /// `operation`. Returns the flight's future and how the caller's arrival at it went;
-    /// `inTask`: the caller awaits (and leaves if its task was cancelled while starting).
+    /// A caller of `key` joins the flight in progress or starts one running `operation`; returns
+    /// the flight's future and the caller's arrival. `inTask`: the caller awaits (and leaves if
+    /// its task was cancelled while starting).
     ///
     /// The table's lock and a flight's own are never held together. A new flight's future is
-    /// made with its starter already arrived, so it is not idle before its run starts; a
-    /// joiner that finds a flight idle (every waiter left since it was looked up) takes it out
-    /// of the table and tries again, since a flight is never restarted.
+    /// made with its starter arrived, so it is not idle before its run starts; a joiner that
+    /// finds a flight idle removes it and tries again, since a flight is never restarted.
     @inlinable
     func arrive(
         _ key: Key,
@@ -41,8 +40,8 @@ struct SingleFlightStorage<Key: Hashable & Sendable, Value: Sendable, Failure: E
             case .starting(let flight):
                 guard let unstarted else { preconditionFailure("Internal inconsistency: a new flight without its run") }
                 guard policy == .runToCompletion else { return (flight.future, unstarted.start(inTask: inTask)) }
-                // The starter is the flight's keeper and never leaves: the future is never
-                // abandoned, so nobody cancels its run. The caller joins as a waiter of its own.
+                // The starter is the flight's keeper and never leaves, so nobody cancels the run;
+                // the caller joins as a waiter of its own.
                 guard let joined = flight.future.joinRunInProgress() else {
                     preconditionFailure("Internal inconsistency: a flight with its keeper was idle")
                 }

@@ -33,7 +33,6 @@ public struct TimeoutError: Error, Sendable, Hashable, CustomStringConvertible {
 ///   - tolerance: The clock's leeway for the deadline.
 ///   - clock: The clock to measure with; `ManualClock` (AsyncBridgeTesting) in tests.
 ///   - operation: The work to limit.
-/// - Returns: The operation's value, if it came first.
 /// - Throws: The operation's error, ``TimeoutError``, or `CancellationError`.
 public func withTimeout<Success: Sendable, C: Clock>(
     _ duration: C.Duration,

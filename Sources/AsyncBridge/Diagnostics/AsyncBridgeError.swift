@@ -2,8 +2,7 @@
 /// have the number of values an `await` asked for.
 ///
 /// They arrive through the untyped `throws` of ``SharedFuture/value``, ``SharedFuture/result`` and
-/// ``Flow/firstValue``-style accessors, so a typed `Failure` (even `Never`) never has to make
-/// room for them.
+/// ``Flow/firstValue``-style accessors, never through a typed `Failure`.
 ///
 /// ```swift
 /// do {

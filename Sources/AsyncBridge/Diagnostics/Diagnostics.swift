@@ -83,10 +83,8 @@ public struct MisuseReport: Sendable, Hashable, CustomStringConvertible {
 ///
 /// Useful for finding callback APIs that break their contract. In debug builds a misuse is
 /// passed to ``handler`` when one is bound for the task that created the bridge, and is
-/// printed to standard error otherwise. Release builds are silent and pay nothing.
-///
-/// The handler is task-local, so tests running in parallel each observe only their own
-/// bridges:
+/// printed to standard error otherwise. Release builds are silent and pay nothing. The handler
+/// is task-local, so tests running in parallel each observe only their own bridges:
 ///
 /// ```swift
 /// await AsyncBridgeDiagnostics.$handler.withValue({ report in log.append(report) }) {
@@ -95,8 +93,7 @@ public struct MisuseReport: Sendable, Hashable, CustomStringConvertible {
 /// ```
 ///
 /// > Note: The handler is captured when the bridge is created (a `SharedFuture`, a completion
-/// > block handed to an API), not when the misuse happens, because a misbehaving callback
-/// > usually runs on a thread of its own.
+/// > block handed to an API), not when the misuse happens, which is often on another thread.
 public enum AsyncBridgeDiagnostics {
     /// The handler bound for the current task, or `nil` to print to standard error.
     ///

@@ -10,15 +10,11 @@ extension Flow {
     /// // Flow<Result<Response, APIError>, Never>: a failed request is one .failure value
     /// ```
     ///
-    /// The inner flows of a `flatMap` must fail as the outer flow does, so containment suits a
-    /// never-failing outer flow (requests from a relay or a sequence): contain each failure in
-    /// the inner flow, where it happens, not after the `flatMap`, where it has already ended
-    /// the stream. Cancelling the result cancels the flow; finishing passes through.
+    /// Apply it inside the `flatMap`, not after it (see <doc:Results>). Cancelling the result
+    /// cancels the flow; finishing passes through.
     ///
     /// RxSwift: `materialize()` (which yields `Event`s, completion included); Combine:
     /// `map { .success($0) }.catch { Just(.failure($0)) }`.
-    ///
-    /// - Returns: A flow of results that finishes after the first failure.
     @inlinable
     public func asResult() -> Flow<Result<Element, Failure>, Never> {
         let upstream = self
