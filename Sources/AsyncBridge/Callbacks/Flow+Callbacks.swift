@@ -19,7 +19,8 @@ extension Flow where Element: Sendable {
     }
 
     /// One call of a cancellable `(Result<Element, Failure>) -> Void` API per subscription;
-    /// cancelling runs the actions given to `onCancel`. A dropped block: as in the plain form.
+    /// cancelling runs the actions given to `onCancel`. A dropped block ends the flow as in
+    /// ``init(fileID:line:_:)-(_,_,((Result<Element,Failure>)->Void)->Void)``.
     ///
     /// ```swift
     /// let user = Flow<User, APIError> { completion, onCancel in

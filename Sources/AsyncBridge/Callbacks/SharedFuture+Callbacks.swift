@@ -1,5 +1,6 @@
 // Completion blocks of every common shape → `SharedFuture`, each plain and cancellable (the body
-// takes `onCancel`); the block's type picks the shape. `fileID`/`line` locate misuse reports.
+// takes `onCancel`); the block's type picks the shape, so a body that ignores the block must
+// name its type. `fileID`/`line` locate misuse reports.
 
 extension SharedFuture {
     /// Wraps a `(Result<Success, Failure>) -> Void` completion-block API.

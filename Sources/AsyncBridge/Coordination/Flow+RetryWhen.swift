@@ -14,9 +14,9 @@ extension Flow {
     ///
     /// `handler` runs once per subscription; each failure waits for the trigger's next value,
     /// and trigger values sent while an attempt runs are ignored. The trigger's completion ends
-    /// the result (at once if a failure waits, else at the running attempt's failure).
-    /// Synchronous retries run in constant stack depth. Cancelling cancels the attempt and the
-    /// trigger.
+    /// the result at once if a failure waits; otherwise the running attempt's failure is not
+    /// retried. Synchronous retries run in constant stack depth. Cancelling cancels the attempt
+    /// and the trigger.
     public func retry<Trigger: Sendable>(
         when handler: @escaping @Sendable (_ failures: Flow<Failure, Never>) -> Flow<Trigger, Failure>
     ) -> Flow {
