@@ -26,7 +26,8 @@ import OpenCombine
 /// never overlap, and a `request` from inside its `receive` only adds demand.
 ///
 /// The buffer holds, oldest first, the values the outstanding `demand` covers, then those
-/// beyond it; the policy's limit counts only the latter, so a requested value is never dropped.
+/// beyond it; the policy's limit counts only the latter, so a requested value is never dropped
+/// nor causes an overflow.
 struct FlowPublisherStateMachine<Element, Failure: Error, Downstream> {
     /// The flow's subscription.
     typealias Upstream = FlowPublisherUpstream

@@ -172,7 +172,7 @@ public final class BroadcastChannel<Element: Sendable, Failure: Error>: AsyncSeq
             try await cursor.nextElement(isolation: actor)
         }
 
-        /// The next value, as ``next(isolation:)``.
+        /// The next value, as ``next(isolation:)`` but not isolated to the caller's actor.
         ///
         /// ```swift
         /// let value = try await iterator.next()

@@ -11,8 +11,9 @@ extension Flow where Element: Sendable {
     ///
     /// The sequence is iterated in a new task, at `priority`, isolated to `actor` (`nil`: the
     /// global executor); the next value is pulled once the handler has returned. Cancelling the
-    /// subscription cancels that task and delivers nothing more, even if the sequence ignores
-    /// cancellation. A one-shot sequence (`AsyncStream`) can be iterated by one subscription only.
+    /// subscription cancels that task, delivers nothing more and releases the handlers at once,
+    /// even if the sequence ignores cancellation. A one-shot sequence (`AsyncStream`) can be
+    /// iterated by one subscription only.
     @available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *)
     @inlinable
     public init<Values: AsyncSequence & Sendable>(

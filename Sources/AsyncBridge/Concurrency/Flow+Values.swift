@@ -162,7 +162,7 @@ public struct FlowValues<Element: Sendable, Failure: Error>: AsyncSequence, Send
             try await cursor.nextElement(isolation: actor)
         }
 
-        /// The next value, as ``next(isolation:)``.
+        /// The next value, as ``next(isolation:)`` but not isolated to the caller's actor.
         ///
         /// ```swift
         /// let value = try await iterator.next()

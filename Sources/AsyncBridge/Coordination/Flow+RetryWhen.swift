@@ -30,7 +30,8 @@ extension Flow {
 /// One subscription of `retry(when:)`: a ``FanIn`` whose one source is the trigger and whose
 /// drain also takes the attempts' events, so `handle` sees all of them one at a time. A trigger
 /// value only requests the next attempt, started out of the drain (``RetryWhenAttempts``) so that
-/// a synchronous attempt's values reach the subscriber as they come.
+/// a synchronous attempt's values reach the subscriber as they come, and it stops when the
+/// subscriber wants no more.
 struct RetryWhenRun<Element: Sendable, Failure: Error>: Sendable {
     enum Event: Sendable {
         case value(Element)

@@ -4,7 +4,8 @@
 /// The gate is a word read without a lock before every event; ``cancel()`` closes it before it
 /// cancels upstream, so a delivery that starts after any `cancel()` has returned finds it
 /// closed, however the operators upstream are written. Only an event already past the gate on
-/// another thread may still arrive. The token holds the subscription, not the handlers.
+/// another thread may still arrive. The token holds the subscription, not the handlers: the
+/// chain's subscriber closures hold those.
 extension CancellationToken {
     @inlinable static var cancelledBit: UInt { 1 }
     @inlinable static var endedBit: UInt { 2 }
