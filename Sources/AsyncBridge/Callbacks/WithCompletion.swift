@@ -25,7 +25,7 @@ extension SharedFuture {
         // Decided while the completer is held, so that a cancellation wins over a dropped block.
         var outcome = FutureCompleter.start(
             reporter: reporter,
-            forwardingTo: { (SharedFuture(runningFirstRun: reporter), SharedFuture.firstRun) },  // only if needed
+            forwardingTo: { FutureRun(SharedFuture(runningFirstRun: reporter), SharedFuture.firstRun) },  // only if needed
             { cancel = start($0) }
         ) { started -> FutureOutcome<Success, Failure>? in
             switch started {

@@ -9,7 +9,20 @@
 
 /// A run of a future, where a completer forwards its completion.
 @usableFromInline
-typealias FutureRun<Success: Sendable, Failure: Error> = (future: SharedFuture<Success, Failure>, generation: UInt64)
+struct FutureRun<Success: Sendable, Failure: Error> {
+    @usableFromInline let future: SharedFuture<Success, Failure>
+    @usableFromInline let generation: UInt64
+    /// The future's lock, which `future` keeps: a completer that holds this run ends it through
+    /// the address without retaining the future.
+    @usableFromInline let lock: LockAddress<FutureStateMachine<Success, Failure>>
+
+    @inlinable
+    init(_ future: SharedFuture<Success, Failure>, _ generation: UInt64) {
+        self.future = future
+        self.generation = generation
+        lock = future.storage.address
+    }
+}
 
 /// What one completer knows of its run, under its lock (the lock of the future of the run it
 /// was made for, or its own).
@@ -326,8 +339,10 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
     @inlinable @inline(__always)
     func endRunIfFirst(_ outcome: FutureOutcome<Success, Failure>, first: inout Bool) -> FutureStateMachine<Success, Failure>.Completion? {
         withUnsafeMutablePointerToHeader { state in
-            let run = state.pointee.run.unsafelyUnwrapped  // set when made: read without a lock
-            return run.future.endRun(run.generation, outcome) {
+            // Set when made: read without a lock, and only the run's number and address, so
+            // that nothing is retained.
+            let generation = state.pointee.run.unsafelyUnwrapped.generation
+            return SharedFuture.endRun(state.pointee.run.unsafelyUnwrapped.lock, generation, outcome) {
                 first = !called
                 called = true
                 return first

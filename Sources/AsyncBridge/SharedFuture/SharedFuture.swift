@@ -152,7 +152,7 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         // `if let` a copy.
         let starting = FutureCompleter.start(
             reporter: reporter,
-            run: (self, generation),
+            run: FutureRun(self, generation),
             { cancel = operation.unsafelyUnwrapped.start($0) }
         ) { completed -> Machine.Start in
             if let completed {
@@ -295,11 +295,17 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         storage.withLock { $0.complete(generation, outcome) }
     }
 
-    /// ``endRun(_:_:)`` if `isFirst`, called under the lock, says this is the first call of the
-    /// run's completion (the completer made for the run keeps that under this lock).
-    @inlinable
-    func endRun(_ generation: UInt64, _ outcome: FutureOutcome<Success, Failure>, ifFirst isFirst: () -> Bool) -> Machine.Completion? {
-        storage.withLock { isFirst() ? $0.complete(generation, outcome) : nil }
+    /// ``endRun(_:_:)`` through the address of a future's lock, if `isFirst`, called under the
+    /// lock, says this is the first call of the run's completion (the completer made for the
+    /// run keeps that under this lock).
+    @inlinable @inline(__always)
+    static func endRun(
+        _ lock: LockAddress<Machine>,
+        _ generation: UInt64,
+        _ outcome: FutureOutcome<Success, Failure>,
+        ifFirst isFirst: () -> Bool
+    ) -> Machine.Completion? {
+        lock.withLock { isFirst() ? $0.complete(generation, outcome) : nil }
     }
 
     /// The run of a future made with `init(runningFirstRun:)`, where its completer forwards.

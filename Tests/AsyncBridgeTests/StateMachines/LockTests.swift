@@ -9,7 +9,7 @@ import Musl
 #endif
 
 extension ExhaustiveStateMachineSuites {
-    /// ``Lock`` as a plain value against an integer: `withLock` hands the body the state it holds,
+    /// ``Lock`` as a plain value against an integer: `withLock` (and its ``Lock/address``'s) hands the body the state it holds,
     /// keeps what the body wrote (also when it throws), returns what the body returned or throws
     /// what it threw, holds the mutex exactly while the body runs, and releases it either way.
     @Suite("State machines: lock")
@@ -25,6 +25,8 @@ extension ExhaustiveStateMachineSuites {
             case doubleThenThrow
             /// Reads the state.
             case read
+            /// Adds one through the lock's ``Lock/address``, returns the new state.
+            case incrementByAddress
             var description: String { rawValue }
         }
 
@@ -70,6 +72,15 @@ extension ExhaustiveStateMachineSuites {
                     }
                     try require(threw, "withLock did not throw")
                     state *= 2
+                case .incrementByAddress:
+                    let returned = lock.address.withLock { value -> Int in
+                        seen = value
+                        heldInside = isLocked()
+                        value += 1
+                        return value
+                    }
+                    try require(returned == state + 1, "returned \(returned), expected \(state + 1)")
+                    state += 1
                 case .read:
                     let returned = lock.withLock { value in
                         seen = value
@@ -89,10 +100,10 @@ extension ExhaustiveStateMachineSuites {
             mutating func end() throws(Violation) -> [Watched] { [] }
         }
 
-        /// Every sequence of up to 9 inputs over {increment, doubleThenThrow, read}.
-        @Test func everySequenceOfUpToNineInputs() {
-            let count = checkEverySequence(over: Input.allCases, upTo: 9) { Driver() }
-            #expect(count == (0...9).reduce(0) { $0 + Int(pow(3.0, Double($1))) })
+        /// Every sequence of up to 8 inputs over {increment, doubleThenThrow, read, incrementByAddress}.
+        @Test func everySequenceOfUpToEightInputs() {
+            let count = checkEverySequence(over: Input.allCases, upTo: 8) { Driver() }
+            #expect(count == (0...8).reduce(0) { $0 + Int(pow(4.0, Double($1))) })
         }
     }
 }
