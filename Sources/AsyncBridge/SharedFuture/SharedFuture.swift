@@ -281,23 +281,11 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         storage.withLock { $0.consumerCount }
     }
 
-    /// Ends run `generation` with `outcome` and tells its consumers.
-    @inlinable
-    func completeRun(_ generation: UInt64, _ outcome: FutureOutcome<Success, Failure>) {
-        endRun(generation, outcome)?.consumers?.deliver(outcome)
-    }
-
-    /// Ends run `generation` with `outcome`; returns the consumers to tell (and what to release,
-    /// after unlocking), or `nil` when the run had ended (abandoned by every consumer) or is
-    /// another one.
-    @inlinable
-    func endRun(_ generation: UInt64, _ outcome: FutureOutcome<Success, Failure>) -> Machine.Completion? {
-        storage.withLock { $0.complete(generation, outcome) }
-    }
-
-    /// ``endRun(_:_:)`` through the address of a future's lock, if `isFirst`, called under the
-    /// lock, says this is the first call of the run's completion (the completer made for the
-    /// run keeps that under this lock).
+    /// Ends run `generation` of the future whose lock is at `lock` with `outcome`, if `isFirst`,
+    /// called under the lock, says this is the first call of the run's completion (a completer
+    /// keeps that under this lock when made for the run). Returns the consumers to tell (and
+    /// what to release, after unlocking), or `nil` when the run had ended (abandoned by every
+    /// consumer) or is another one. The caller keeps the future, and so the address, alive.
     @inlinable @inline(__always)
     static func endRun(
         _ lock: LockAddress<Machine>,
