@@ -203,7 +203,8 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
         switch buffer.withLock({ $0.call(outcome, buffer, onStarter: onStarter) }) {
         case .kept: break
         case .again(let reporter): reporter.report(.completionCalledMoreThanOnce, failure: Failure.self)
-        case .forward: buffer.endRun(outcome) { true }?.consumers?.deliver(outcome)
+        case .forward(let lock, let generation):
+            SharedFuture.endRun(lock, generation, outcome) { true }?.consumers?.deliver(outcome)
         }
     }
 }
@@ -216,8 +217,9 @@ extension FutureCompleterState {
         case kept
         /// A later call.
         case again(MisuseReporter)
-        /// The first call once the operation returned: it goes to the run the state names.
-        case forward
+        /// The first call once the operation returned: it goes to the run the state names, by
+        /// the address of its future's lock, which the state keeps alive as long as the completer.
+        case forward(LockAddress<FutureStateMachine<Success, Failure>>, generation: UInt64)
     }
 
     /// Records a call of a `withCompletion` call's completion: forwarded once the starter named
@@ -231,7 +233,9 @@ extension FutureCompleterState {
     ) -> Call {
         if buffer.called { return .again(reporter) }
         buffer.called = true
-        if run != nil { return .forward }
+        if run != nil {  // only its address and number, so that nothing is retained
+            return .forward(run.unsafelyUnwrapped.lock, generation: run.unsafelyUnwrapped.generation)
+        }
         buffer.keepForStarter(outcome, onStarter: onStarter)
         return .kept
     }
@@ -338,22 +342,15 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
     /// `nil` for a later call or when the run had ended (every consumer left).
     @inlinable @inline(__always)
     func endRunIfFirst(_ outcome: FutureOutcome<Success, Failure>, first: inout Bool) -> FutureStateMachine<Success, Failure>.Completion? {
-        endRun(outcome) {
-            first = !called
-            called = true
-            return first
-        }
-    }
-
-    /// Ends the run the state names if `isFirst`, called under the lock of the run's future,
-    /// says so; see ``SharedFuture/endRun(_:_:_:ifFirst:)``. The run is never changed once named
-    /// (when the completer is made, or forwarded to under its lock before this call), so it is
-    /// read without a lock, and only its number and address, so that nothing is retained.
-    @inlinable @inline(__always)
-    func endRun(_ outcome: FutureOutcome<Success, Failure>, ifFirst isFirst: () -> Bool) -> FutureStateMachine<Success, Failure>.Completion? {
         withUnsafeMutablePointerToHeader { state in
+            // Set when made: read without a lock, and only the run's number and address, so
+            // that nothing is retained.
             let generation = state.pointee.run.unsafelyUnwrapped.generation
-            return SharedFuture.endRun(state.pointee.run.unsafelyUnwrapped.lock, generation, outcome, ifFirst: isFirst)
+            return SharedFuture.endRun(state.pointee.run.unsafelyUnwrapped.lock, generation, outcome) {
+                first = !called
+                called = true
+                return first
+            }
         }
     }
 
@@ -394,7 +391,7 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
         } else {
             switch withLock({ $0.call(outcome, self, onStarter: false) }) {
             case .again: return  // it was called
-            case .forward: ended = endRun(outcome) { true }
+            case .forward(let lock, let generation): ended = SharedFuture.endRun(lock, generation, outcome) { true }
             case .kept: preconditionFailure("Internal inconsistency: a completer was released while its operation was starting")
             }
         }
