@@ -77,6 +77,7 @@ extension Flow {
     /// let names: AnyPublisher<String, Never> = nameFlow.publisher
     /// names.sink { print($0) }.store(in: &cancellables)
     /// ```
+    @inlinable
     public var publisher: AnyPublisher<Element, Failure> {
         publisher(bufferingPolicy: .unbounded)
     }
@@ -103,6 +104,7 @@ extension Flow {
     ///   synchronous emission, and discards the buffer.
     /// - The subscriber is called one call at a time, never under the bridge's lock.
     /// - A negative count or limit in the policy traps when the publisher is subscribed.
+    @inlinable
     public func publisher(
         bufferingPolicy: FlowPublisherBufferingPolicy<Failure>,
         onDrop: (@Sendable (Element) -> Void)? = nil

@@ -8,15 +8,35 @@ import OpenCombine
 #if canImport(Combine) || ASYNCBRIDGE_OPENCOMBINE
 /// The publisher that ``Flow/publisher(bufferingPolicy:onDrop:)`` erases: each Combine
 /// subscriber gets a ``FlowPublisherSubscription``, and so its own run of a cold flow.
+///
+/// `run` subscribes a subscription to the flow. It is made here, inlined into the caller's
+/// `publisher` call where the flow's types are concrete, so that subscribing looks up no
+/// generic metadata for the sink and its handlers, though Combine calls the adapter and the
+/// subscription unspecialised.
+@usableFromInline
 struct FlowPublisherAdapter<Output: Sendable, Failure: Error>: Publisher {
-    let flow: Flow<Output, Failure>
-    let policy: FlowPublisherBufferingPolicy<Failure>
-    let onDrop: (@Sendable (Output) -> Void)?
+    @usableFromInline let run: @Sendable (FlowPublisherSubscription<Output, Failure>) -> Void
+    @usableFromInline let policy: FlowPublisherBufferingPolicy<Failure>
+    @usableFromInline let onDrop: (@Sendable (Output) -> Void)?
 
+    @inlinable
+    init(flow: Flow<Output, Failure>, policy: FlowPublisherBufferingPolicy<Failure>, onDrop: (@Sendable (Output) -> Void)?) {
+        run = { subscription in
+            _ = flow.subscribe(
+                onStart: { subscription.started($0) },
+                onValue: { subscription.receive($0) },
+                onCompletion: { subscription.complete($0) }
+            )
+        }
+        self.policy = policy
+        self.onDrop = onDrop
+    }
+
+    @usableFromInline
     func receive<Downstream: Subscriber>(subscriber: Downstream)
     where Downstream.Input == Output, Downstream.Failure == Failure {
         let subscription = FlowPublisherSubscription(
-            flow: flow, policy: policy, onDrop: onDrop, downstream: FlowPublisherSubscriber(subscriber))
+            run: run, policy: policy, onDrop: onDrop, downstream: FlowPublisherSubscriber(subscriber))
         subscriber.receive(subscription: subscription)
     }
 }
@@ -36,9 +56,10 @@ struct FlowPublisherAdapter<Output: Sendable, Failure: Error>: Publisher {
 /// methods are inlined between `lock()` and `unlock()` of a ``SharedMutex`` (``SharedLock``'s
 /// `withLock` is generic and takes a closure).
 ///
-/// Unchecked: `machine` is only read or written while `mutex` is held; `flow` and `onDrop` are
+/// Unchecked: `machine` is only read or written while `mutex` is held; `run` and `onDrop` are
 /// `Sendable` constants. The subscriber need not be `Sendable`: Combine lets it be called from any
 /// thread, one call at a time, and the machine has one thread deliver at a time.
+@usableFromInline
 final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscription,
     CustomStringConvertible, @unchecked Sendable
 {
@@ -48,17 +69,17 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     private let mutex = SharedMutex()
     /// Unchecked exclusivity: every access holds `mutex`; the dynamic check would repeat that.
     @exclusivity(unchecked) private var machine: Machine
-    private let flow: Flow<Element, Failure>
+    private let run: @Sendable (FlowPublisherSubscription) -> Void
     private let onDrop: (@Sendable (Element) -> Void)?
 
     init(
-        flow: Flow<Element, Failure>,
+        run: @escaping @Sendable (FlowPublisherSubscription) -> Void,
         policy: FlowPublisherBufferingPolicy<Failure>,
         onDrop: (@Sendable (Element) -> Void)?,
         downstream: Downstream
     ) {
         policy.validate()
-        self.flow = flow
+        self.run = run
         self.onDrop = onDrop
         machine = Machine(downstream: downstream, policy: policy)
     }
@@ -67,12 +88,14 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
         mutex.deallocate()
     }
 
+    @usableFromInline
     var description: String { "Flow.publisher" }
 
     // MARK: Subscription
 
     /// Adds demand. Zero demand breaks Combine's rules: it traps, in every build and whatever
     /// the state (even after `cancel()`), as Combine's own subscriptions do.
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         if demand == .none { fatalError("API Violation: demand must not be zero") }
         mutex.lock()
@@ -88,6 +111,7 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
         }
     }
 
+    @usableFromInline
     func cancel() {
         mutex.lock()
         let cancellation = machine.cancel()
@@ -104,21 +128,19 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
     /// gate: once `cancel()` or an overflow cancels it, nothing more is delivered and a
     /// synchronous source stops its loop, even when cancelled from inside `receive(_:)`.
     private func subscribe() {
-        _ = flow.subscribe(
-            onStart: { [self] token in started(token) },
-            onValue: { [self] value in receive(value) },
-            onCompletion: { [self] completion in complete(completion) }
-        )
+        run(self)
     }
 
-    private func started(_ token: CancellationToken) {
+    @usableFromInline
+    func started(_ token: CancellationToken) {
         mutex.lock()
         let cancelNow = machine.started(token)
         mutex.unlock()
         cancelNow?.cancel()
     }
 
-    private func receive(_ value: Element) {
+    @usableFromInline
+    func receive(_ value: Element) {
         mutex.lock()
         if let downstream = machine.unlimitedDelivery() {
             mutex.unlock()
@@ -147,7 +169,8 @@ final class FlowPublisherSubscription<Element: Sendable, Failure: Error>: Subscr
         }
     }
 
-    private func complete(_ completion: FlowCompletion<Failure>) {
+    @usableFromInline
+    func complete(_ completion: FlowCompletion<Failure>) {
         mutex.lock()
         let action = machine.complete(completion)
         mutex.unlock()
