@@ -79,7 +79,8 @@ struct Lock<State> {
 }
 
 /// A ``Lock``'s state and mutex by address. Valid while the lock is alive: the owner stores it
-/// beside the ``Lock`` that keeps it, and uses it only while that owner is alive.
+/// beside the ``Lock`` that keeps it, and uses it, or a copy taken from it, only while that
+/// owner is alive.
 @usableFromInline
 struct LockAddress<State> {
     @usableFromInline let state: UnsafeMutablePointer<State>

@@ -83,13 +83,14 @@ struct FutureCompleterElement {
 ///
 /// A struct around the buffer so that it can be `Sendable` (`ManagedBuffer` is explicitly not)
 /// and still be captured by a completion block as a single reference, with no box. Unchecked,
-/// and sound: the state and `called` are touched only under the gate (the lock of the run's
-/// future or, for a completer made without a run, the buffer's mutex); of the element's other
-/// fields, all are set before the completer is handed out but `starting` and
-/// `completedOnStarter`, which only the starter's thread touches.
+/// and sound: `called` is touched only under the gate (the lock of the run's future or, for a
+/// completer made without a run, the buffer's mutex), and the state is written only when made
+/// or under the gate, and never again once it names a run; of the element's other fields, all
+/// are set before the completer is handed out but `starting` and `completedOnStarter`, which
+/// only the starter's thread touches.
 ///
 /// ```swift
-/// let started = FutureCompleter.start(reporter: reporter, forwardingTo: { (future, 1) },
+/// let started = FutureCompleter.start(reporter: reporter, forwardingTo: { FutureRun(future, 1) },
 ///                                     { api.load(completion: $0.resolve) }) { $0 }
 /// ```
 @usableFromInline
