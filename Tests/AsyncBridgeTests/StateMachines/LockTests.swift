@@ -47,14 +47,15 @@ extension ExhaustiveStateMachineSuites {
                 var heldInside = false
                 var seen: Int?
                 let before = state
+                func increment(_ value: inout Int) -> Int {
+                    seen = value
+                    heldInside = isLocked()
+                    value += 1
+                    return value
+                }
                 switch input {
-                case .increment:
-                    let returned = lock.withLock { value -> Int in
-                        seen = value
-                        heldInside = isLocked()
-                        value += 1
-                        return value
-                    }
+                case .increment, .incrementByAddress:
+                    let returned = input == .increment ? lock.withLock(increment) : lock.address.withLock(increment)
                     try require(returned == state + 1, "returned \(returned), expected \(state + 1)")
                     state += 1
                 case .doubleThenThrow:
@@ -72,15 +73,6 @@ extension ExhaustiveStateMachineSuites {
                     }
                     try require(threw, "withLock did not throw")
                     state *= 2
-                case .incrementByAddress:
-                    let returned = lock.address.withLock { value -> Int in
-                        seen = value
-                        heldInside = isLocked()
-                        value += 1
-                        return value
-                    }
-                    try require(returned == state + 1, "returned \(returned), expected \(state + 1)")
-                    state += 1
                 case .read:
                     let returned = lock.withLock { value in
                         seen = value
