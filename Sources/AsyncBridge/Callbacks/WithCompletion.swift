@@ -20,21 +20,20 @@ extension SharedFuture {
         _ start: (FutureCompleter<Success, Failure>) -> (() -> Void)?
     ) async throws -> Success {
         var cancel: (() -> Void)?
-        var waiting: SharedFuture<Success, Failure>?
+        var waiting: CompletionWaiter<Success, Failure>?
         let reporter = MisuseReporter.current(bridge, fileID: fileID, line: line)
         // Decided while the completer is held, so that a cancellation wins over a dropped block.
-        var outcome = FutureCompleter.start(
-            reporter: reporter,
-            forwardingTo: { FutureRun(SharedFuture(runningFirstRun: reporter), SharedFuture.firstRun) },  // only if needed
-            { cancel = start($0) }
-        ) { started -> FutureOutcome<Success, Failure>? in
+        var outcome = FutureCompleter.start(reporter: reporter, { cancel = start($0) }) { started -> FutureOutcome<Success, Failure>? in
             switch started {
-            case .completed(let outcome): return outcome
-            case .forwarding(let future) where Task.isCancelled: return future.firstConsumerLeavesFirstRun()
-            case .forwarding(let future): waiting = future; return nil
+            case .completed(let outcome):
+                return outcome
+            case .waiting(let waiter):
+                if Task.isCancelled { waiter.leave() }
+                waiting = waiter
+                return nil
             }
         }
-        if let waiting { outcome = await waiting.firstConsumerWaits(isolation: isolation) }
+        if let waiting { outcome = await waiting.wait(isolation: isolation) }
         guard let outcome else {
             cancel?()
             throw CancellationError()

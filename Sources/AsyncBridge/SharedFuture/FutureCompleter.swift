@@ -1,11 +1,11 @@
 // The one completer: what every completion block that AsyncBridge hands to an API captures, for
 // a run of a `SharedFuture` and for a `withCompletion` call alike. A completer made for a run
 // keeps its state under that future's lock and ends the run in the same critical section; a
-// `withCompletion` call's has a lock of its own, since its future is made only if the operation
-// returns without completing. A completion that comes on the starter's thread while the
-// operation starts also goes to the starter's frame, where the starter takes it without the
-// lock. Only the completion blocks keep the completer once the operation returned, so releasing
-// them uncalled ends the run with `completionNeverCalled`.
+// `withCompletion` call's has a lock of its own, and hands the outcome to a `CompletionWaiter`
+// made only if the operation returns without completing. A completion that comes on the
+// starter's thread while the operation starts also goes to the starter's frame, where the
+// starter takes it without the lock. Only the completion blocks keep the completer once the
+// operation returned, so releasing them uncalled ends the run with `completionNeverCalled`.
 
 /// A run of a future, where a completer forwards its completion.
 @usableFromInline
@@ -24,15 +24,16 @@ struct FutureRun<Success: Sendable, Failure: Error> {
     }
 }
 
-/// What one completer knows of its run, under its lock (the lock of the future of the run it
-/// was made for, or its own).
+/// What one completer knows of where its completion goes, under its lock (the lock of the
+/// future of the run it was made for, or its own).
 @usableFromInline
 struct FutureCompleterState<Success: Sendable, Failure: Error> {
-    /// The run the completion goes to: given when the completer is made for a run (and then
-    /// never changed, so read without a lock), or named by the starter of a `withCompletion`
-    /// call once its operation returned without completing (until then a completion is kept in
-    /// the slot).
-    @usableFromInline var run: FutureRun<Success, Failure>?
+    /// The run the completion goes to, for a completer made for one: set when made, so read
+    /// without a lock.
+    @usableFromInline let run: FutureRun<Success, Failure>?
+    /// Where a `withCompletion` call's completion goes once its operation returned without
+    /// completing (until then a completion is kept in the slot).
+    @usableFromInline var waiter: CompletionWaiter<Success, Failure>?
     @usableFromInline let reporter: MisuseReporter
 
     @inlinable
@@ -90,8 +91,7 @@ struct FutureCompleterElement {
 /// only the starter's thread touches.
 ///
 /// ```swift
-/// let started = FutureCompleter.start(reporter: reporter, forwardingTo: { FutureRun(future, 1) },
-///                                     { api.load(completion: $0.resolve) }) { $0 }
+/// let started = FutureCompleter.start(reporter: reporter, { api.load(completion: $0.resolve) }) { $0 }
 /// ```
 @usableFromInline
 struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
@@ -107,8 +107,8 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
     enum Started {
         /// The completion came while the operation was starting: it is the starter's to pass on.
         case completed(FutureOutcome<Success, Failure>)
-        /// The operation returned without completing: the completion goes to this future's run.
-        case forwarding(SharedFuture<Success, Failure>)
+        /// The operation returned without completing: the completion goes to this waiter.
+        case waiting(CompletionWaiter<Success, Failure>)
     }
 
     /// Runs the operation `start` for `run` with a fresh completer, whose misuse goes to
@@ -133,19 +133,17 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
 
     /// Runs the operation `start` of a `withCompletion` call with a fresh completer, whose misuse
     /// goes to `reporter`. A completion that comes while it starts is kept for the caller; once
-    /// the operation returned without completing, the completion goes to the run that `target`
-    /// names (made under the completer's lock, so that a completion cannot fall between the
-    /// check and the hand-over). Otherwise as ``start(reporter:run:_:then:)``.
+    /// the operation returned without completing, the completion goes to a
+    /// ``CompletionWaiter``. Otherwise as ``start(reporter:run:_:then:)``.
     @inlinable @inline(__always)
     static func start<Result>(
         reporter: MisuseReporter,
-        forwardingTo target: () -> FutureRun<Success, Failure>,
         _ start: (FutureCompleter) -> Void,
         then: (Started) -> Result
     ) -> Result {
         withFresh(reporter: reporter, run: nil, start) { completer in
             if let outcome = completer.started() { return then(.completed(outcome)) }
-            return then(completer.forward(to: target))
+            return then(completer.forward())
         }
     }
 
@@ -173,15 +171,16 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
     }
 
     /// A `withCompletion` call's operation returned without a completion on this thread: the
-    /// outcome if one came on another thread meanwhile, else the run that `target` names, where
-    /// the completion goes from now on.
+    /// outcome if one came on another thread meanwhile, else the waiter where the completion
+    /// goes from now on (made under the lock, so that a completion cannot fall between the
+    /// check and the hand-over).
     @inlinable
-    func forward(to target: () -> FutureRun<Success, Failure>) -> Started {
+    func forward() -> Started {
         buffer.withLock { state -> Started in
             if buffer.called { return .completed(buffer.slot.move()) }
-            let run = target()
-            state.run = run
-            return .forwarding(run.future)
+            let waiter = CompletionWaiter<Success, Failure>()
+            state.waiter = waiter
+            return .waiting(waiter)
         }
     }
 
@@ -204,8 +203,7 @@ struct FutureCompleter<Success: Sendable, Failure: Error>: @unchecked Sendable {
         switch buffer.withLock({ $0.call(outcome, buffer, onStarter: onStarter) }) {
         case .kept: break
         case .again(let reporter): reporter.report(.completionCalledMoreThanOnce, failure: Failure.self)
-        case .forward(let lock, let generation):
-            SharedFuture.endRun(lock, generation, outcome) { true }?.consumers?.deliver(outcome)
+        case .forward(let waiter): waiter.complete(outcome)
         }
     }
 }
@@ -218,13 +216,12 @@ extension FutureCompleterState {
         case kept
         /// A later call.
         case again(MisuseReporter)
-        /// The first call once the operation returned: it goes to the run the state names, by
-        /// the address of its future's lock, which the state keeps alive as long as the completer.
-        case forward(LockAddress<FutureStateMachine<Success, Failure>>, generation: UInt64)
+        /// The first call once the operation returned: it goes to the waiter.
+        case forward(CompletionWaiter<Success, Failure>)
     }
 
-    /// Records a call of a `withCompletion` call's completion: forwarded once the starter named
-    /// the run, else kept in the slot (`onStarter`: a call on the starter's thread while the
+    /// Records a call of a `withCompletion` call's completion: forwarded once the starter made
+    /// the waiter, else kept in the slot (`onStarter`: a call on the starter's thread while the
     /// operation starts, which the starter takes without the lock).
     @inlinable
     mutating func call(
@@ -234,9 +231,7 @@ extension FutureCompleterState {
     ) -> Call {
         if buffer.called { return .again(reporter) }
         buffer.called = true
-        if run != nil {  // only its address and number, so that nothing is retained
-            return .forward(run.unsafelyUnwrapped.lock, generation: run.unsafelyUnwrapped.generation)
-        }
+        if let waiter { return .forward(waiter) }
         buffer.keepForStarter(outcome, onStarter: onStarter)
         return .kept
     }
@@ -385,19 +380,18 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
     @usableFromInline
     func completionNeverCalled() {
         let outcome = FutureOutcome<Success, Failure>.broken(.completionNeverCalled)
-        let ended: FutureStateMachine<Success, Failure>.Completion?
-        if madeForRun {
-            var first = false
-            ended = endRunIfFirst(outcome, first: &first)  // `nil` too when it was called
-        } else {
+        let report = { self.reporter.report(.completionNeverCalled, failure: Failure.self) }
+        guard madeForRun else {
             switch withLock({ $0.call(outcome, self, onStarter: false) }) {
             case .again: return  // it was called
-            case .forward(let lock, let generation): ended = SharedFuture.endRun(lock, generation, outcome) { true }
+            case .forward(let waiter): waiter.complete(outcome, beforeHandingOver: report)
             case .kept: preconditionFailure("Internal inconsistency: a completer was released while its operation was starting")
             }
+            return
         }
-        guard let ended else { return }
-        reporter.report(.completionNeverCalled, failure: Failure.self)
+        var first = false
+        guard let ended = endRunIfFirst(outcome, first: &first) else { return }  // `nil` too when it was called
+        report()
         ended.consumers?.deliver(outcome)
     }
 }

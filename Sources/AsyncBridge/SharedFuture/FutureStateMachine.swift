@@ -320,17 +320,15 @@ struct FutureStateMachine<Success: Sendable, Failure: Error>: Sendable {
     }
 
     /// The state right after the first consumer (id 1) arrived at run 1, for a future made
-    /// for one run and keeping no operation for another: `started`, a `withCompletion` call's,
-    /// whose operation was started without it (and whose cancel action the call keeps);
-    /// otherwise one whose consumer holds the operation and starts the run
-    /// (``SharedFuture/UnstartedRun``).
+    /// for one run and keeping no operation for another: the consumer holds the operation and
+    /// starts the run (``SharedFuture/UnstartedRun``).
     @inlinable
-    init(firstConsumerArrived reporter: MisuseReporter, started: Bool) {
+    init(firstConsumerArrived reporter: MisuseReporter) {
         self.operation = nil
         self.reporter = reporter
         self.generation = 1
         self.nextConsumerID = 1
-        self.state = .running(generation: 1, cancel: started ? .started(nil) : .starting, consumers: .one(1, .arrived))
+        self.state = .running(generation: 1, cancel: .starting, consumers: .one(1, .arrived))
     }
 
     /// How many consumers the run in progress has (0 when none is in progress).

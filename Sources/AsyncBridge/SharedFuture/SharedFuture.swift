@@ -37,15 +37,6 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         self.init(operation: .adapted(work), bridge: bridge, fileID: fileID, line: line)
     }
 
-    /// A future without an operation whose first run is in progress, with one consumer that has
-    /// not started listening: what a `withCompletion` call waits on when its operation returns
-    /// without having completed (its ``FutureCompleter`` forwards there). The call keeps the
-    /// operation's cancel action.
-    @inlinable
-    init(runningFirstRun reporter: MisuseReporter) {
-        storage = .make(Machine(firstConsumerArrived: reporter, started: true))
-    }
-
     @inlinable
     init(outcome: FutureOutcome<Success, Failure>) {
         storage = .make(Machine(outcome: outcome))
@@ -253,7 +244,7 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         work: @escaping @Sendable (FutureCompleter<Success, Failure>) -> CancelAction?
     ) -> UnstartedRun {
         let reporter = MisuseReporter.current(.operator, fileID: fileID, line: line)
-        let future = SharedFuture(storage: .make(Machine(firstConsumerArrived: reporter, started: false)))
+        let future = SharedFuture(storage: .make(Machine(firstConsumerArrived: reporter)))
         return UnstartedRun(future: future, operation: .adapted(work), reporter: reporter)
     }
 
@@ -294,32 +285,6 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         ifFirst isFirst: () -> Bool
     ) -> Machine.Completion? {
         lock.withLock { isFirst() ? $0.complete(generation, outcome) : nil }
-    }
-
-    /// The run of a future made with `init(runningFirstRun:)`, where its completer forwards.
-    @inlinable
-    static var firstRun: UInt64 { 1 }
-
-    /// The one consumer of a future made with `init(runningFirstRun:)` waits for its run; `nil`
-    /// when its task was cancelled.
-    @inlinable @inline(__always)
-    func firstConsumerWaits(isolation: isolated (any Actor)?) async -> FutureOutcome<Success, Failure>? {
-        await wait(1, Self.firstRun, isolation: isolation)
-    }
-
-    /// The one consumer of a future made with `init(runningFirstRun:)` leaves before it started
-    /// listening (its task was cancelled): the outcome if the run had finished, `nil` if the
-    /// consumer left it running. The future has no cancel action: the caller keeps its own.
-    @inlinable
-    func firstConsumerLeavesFirstRun() -> FutureOutcome<Success, Failure>? {
-        switch storage.withLock({ $0.starterLeaves(1, Self.firstRun) }) {
-        case .finished(let outcome):
-            return outcome
-        case .left:
-            return nil
-        case .running:
-            preconditionFailure("Internal inconsistency: a consumer that left is still running")
-        }
     }
 
     /// A consumer leaves: runs the cancel action if it was the last, then tells the consumer.
