@@ -6,42 +6,6 @@
 // Each helper is `@inline(__always)`: out of line, an `isolated` async function hops to that
 // executor and back even when it never suspends.
 
-extension SharedFuture {
-    /// Runs `start` with a fresh ``FutureCompleter`` and waits for its completion: at once if it
-    /// came while `start` ran, else on a single-consumer future (left at once if the task was
-    /// cancelled meanwhile). On cancellation, the cancel action `start` returned runs here, back
-    /// on the caller's actor.
-    @inlinable @inline(__always)
-    static func bridge(
-        isolation: isolated (any Actor)?,
-        _ bridge: MisuseBridge,
-        _ fileID: StaticString,
-        _ line: UInt,
-        _ start: (FutureCompleter<Success, Failure>) -> (() -> Void)?
-    ) async throws -> Success {
-        var cancel: (() -> Void)?
-        var waiting: CompletionWaiter<Success, Failure>?
-        let reporter = MisuseReporter.current(bridge, fileID: fileID, line: line)
-        // Decided while the completer is held, so that a cancellation wins over a dropped block.
-        var outcome = FutureCompleter.start(reporter: reporter, { cancel = start($0) }) { started -> FutureOutcome<Success, Failure>? in
-            switch started {
-            case .completed(let outcome):
-                return outcome
-            case .waiting(let waiter):
-                if Task.isCancelled { waiter.leave() }
-                waiting = waiter
-                return nil
-            }
-        }
-        if let waiting { outcome = await waiting.wait(isolation: isolation) }
-        guard let outcome else {
-            cancel?()
-            throw CancellationError()
-        }
-        return try outcome.get()
-    }
-}
-
 /// Awaits a `(Result<Success, Failure>) -> Void` completion-block API.
 ///
 /// Throws the API's failure, `CancellationError`, or ``AsyncBridgeError``. `fileID` and `line`
@@ -57,7 +21,7 @@ public func withCompletion<Success: Sendable, Failure: Error>(
     line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void) -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, Failure>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
+    try await CompletionWaiter<Success, Failure>.awaitCompletion(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve($0) }
         return nil
     }
@@ -81,7 +45,7 @@ public func withCompletion<Success: Sendable, Failure: Error>(
     line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Result<Success, Failure>) -> Void, _ onCancel: (@escaping () -> Void) -> Void) -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, Failure>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
+    try await CompletionWaiter<Success, Failure>.awaitCompletion(isolation: isolation, .withCompletion, fileID, line) { completer in
         var cancel: (() -> Void)?
         body({ completer.resolve($0) }, { cancel = chained(cancel, $0) })
         return cancel
@@ -101,7 +65,7 @@ public func withCompletion<Success: Sendable>(
     line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void) -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, any Error>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
+    try await CompletionWaiter<Success, any Error>.awaitCompletion(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(Result(value: $0, error: $1)) }
         return nil
     }
@@ -123,7 +87,7 @@ public func withCompletion<Success: Sendable>(
     line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success?, (any Error)?) -> Void, _ onCancel: (@escaping () -> Void) -> Void) -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, any Error>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
+    try await CompletionWaiter<Success, any Error>.awaitCompletion(isolation: isolation, .withCompletion, fileID, line) { completer in
         var cancel: (() -> Void)?
         body({ completer.resolve(Result(value: $0, error: $1)) }, { cancel = chained(cancel, $0) })
         return cancel
@@ -142,7 +106,7 @@ public func withCompletion(
     line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void) -> Void
 ) async throws {
-    try await SharedFuture<Void, any Error>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
+    try await CompletionWaiter<Void, any Error>.awaitCompletion(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(Result(error: $0, success: ())) }
         return nil
     }
@@ -163,7 +127,7 @@ public func withCompletion(
     line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable ((any Error)?) -> Void, _ onCancel: (@escaping () -> Void) -> Void) -> Void
 ) async throws {
-    try await SharedFuture<Void, any Error>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
+    try await CompletionWaiter<Void, any Error>.awaitCompletion(isolation: isolation, .withCompletion, fileID, line) { completer in
         var cancel: (() -> Void)?
         body({ completer.resolve(Result(error: $0, success: ())) }, { cancel = chained(cancel, $0) })
         return cancel
@@ -188,7 +152,7 @@ public func withValueCompletion<Success: Sendable>(
     line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void) -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, Never>.bridge(isolation: isolation, .withValueCompletion, fileID, line) { completer in
+    try await CompletionWaiter<Success, Never>.awaitCompletion(isolation: isolation, .withValueCompletion, fileID, line) { completer in
         body { completer.resolve(.success($0)) }
         return nil
     }
@@ -210,7 +174,7 @@ public func withValueCompletion<Success: Sendable>(
     line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable (Success) -> Void, _ onCancel: (@escaping () -> Void) -> Void) -> Void
 ) async throws -> Success {
-    try await SharedFuture<Success, Never>.bridge(isolation: isolation, .withValueCompletion, fileID, line) { completer in
+    try await CompletionWaiter<Success, Never>.awaitCompletion(isolation: isolation, .withValueCompletion, fileID, line) { completer in
         var cancel: (() -> Void)?
         body({ completer.resolve(.success($0)) }, { cancel = chained(cancel, $0) })
         return cancel
@@ -246,7 +210,7 @@ public func withCompletion(
     line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable () -> Void) -> Void
 ) async throws {
-    try await SharedFuture<Void, Never>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
+    try await CompletionWaiter<Void, Never>.awaitCompletion(isolation: isolation, .withCompletion, fileID, line) { completer in
         body { completer.resolve(.success(())) }
         return nil
     }
@@ -267,7 +231,7 @@ public func withCompletion(
     line: UInt = #line,
     _ body: (_ completion: @escaping @Sendable () -> Void, _ onCancel: (@escaping () -> Void) -> Void) -> Void
 ) async throws {
-    try await SharedFuture<Void, Never>.bridge(isolation: isolation, .withCompletion, fileID, line) { completer in
+    try await CompletionWaiter<Void, Never>.awaitCompletion(isolation: isolation, .withCompletion, fileID, line) { completer in
         var cancel: (() -> Void)?
         body({ completer.resolve(.success(())) }, { cancel = chained(cancel, $0) })
         return cancel

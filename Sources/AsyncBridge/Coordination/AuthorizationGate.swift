@@ -52,7 +52,7 @@ public struct AuthorizationGate: Sendable {
         request: @escaping @Sendable (_ completion: @escaping @Sendable (Bool) -> Void) -> Void
     ) {
         self.init(timeout: timeout, clock: clock, status: status) {
-            _ = try? await SharedFuture<Bool, Never>.bridge(isolation: nil, .authorizationGate, fileID, line) { completer in
+            _ = try? await CompletionWaiter<Bool, Never>.awaitCompletion(isolation: nil, .authorizationGate, fileID, line) { completer in
                 request { completer.resolve(.success($0)) }
                 return nil
             }

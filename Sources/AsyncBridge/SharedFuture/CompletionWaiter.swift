@@ -55,13 +55,50 @@ struct CompletionWaiter<Success: Sendable, Failure: Error>: Sendable {
     }
 }
 
+extension CompletionWaiter {
+    /// Runs `start` with a fresh ``FutureCompleter`` and waits for its completion: at once if it
+    /// came while `start` ran, else on a waiter (left at once if the task was cancelled
+    /// meanwhile). On cancellation, the cancel action `start` returned runs here, back on the
+    /// caller's actor. What `withCompletion` and its kin run.
+    @inlinable @inline(__always)
+    static func awaitCompletion(
+        isolation: isolated (any Actor)?,
+        _ bridge: MisuseBridge,
+        _ fileID: StaticString,
+        _ line: UInt,
+        _ start: (FutureCompleter<Success, Failure>) -> (() -> Void)?
+    ) async throws -> Success {
+        var cancel: (() -> Void)?
+        var waiting: CompletionWaiter<Success, Failure>?
+        let reporter = MisuseReporter.current(bridge, fileID: fileID, line: line)
+        // Decided while the completer is held, so that a cancellation wins over a dropped block.
+        var outcome = FutureCompleter.start(reporter: reporter, { cancel = start($0) }) { started -> FutureOutcome<Success, Failure>? in
+            switch started {
+            case .completed(let outcome):
+                return outcome
+            case .waiting(let waiter):
+                if Task.isCancelled { waiter.leave() }
+                waiting = waiter
+                return nil
+            }
+        }
+        if let waiting { outcome = await waiting.wait(isolation: isolation) }
+        guard let outcome else {
+            cancel?()
+            throw CancellationError()
+        }
+        return try outcome.get()
+    }
+}
+
 /// The decisions of a ``CompletionWaiter``, a plain value (`CompletionWaiterStateTests`):
 /// `Waiter` is what the task leaves to be resumed (a continuation).
 ///
 /// ```
 /// pending ──complete──▶ completed ──wait──▶ handedOver
-///    │ └────wait──▶ waiting ──complete──▶ handedOver
-///    └──leave──▶ left ◀──leave── waiting
+///    ├──wait──▶ waiting ──complete──▶ handedOver
+///    │             └──leave──▶ left
+///    └──leave──▶ left
 /// ```
 @usableFromInline
 enum CompletionWaiterState<Outcome, Waiter> {
