@@ -380,18 +380,18 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
     @usableFromInline
     func completionNeverCalled() {
         let outcome = FutureOutcome<Success, Failure>.broken(.completionNeverCalled)
-        let report = { self.reporter.report(.completionNeverCalled, failure: Failure.self) }
+        let reporter = reporter
         guard madeForRun else {
             switch withLock({ $0.call(outcome, self, onStarter: false) }) {
             case .again: return  // it was called
-            case .forward(let waiter): waiter.complete(outcome, beforeHandingOver: report)
+            case .forward(let waiter): waiter.complete(outcome) { reporter.report(.completionNeverCalled, failure: Failure.self) }
             case .kept: preconditionFailure("Internal inconsistency: a completer was released while its operation was starting")
             }
             return
         }
         var first = false
         guard let ended = endRunIfFirst(outcome, first: &first) else { return }  // `nil` too when it was called
-        report()
+        reporter.report(.completionNeverCalled, failure: Failure.self)
         ended.consumers?.deliver(outcome)
     }
 }
