@@ -23,7 +23,8 @@ import tempfile
 
 # (first, second) iteration counts; the first pattern that matches the whole id wins.
 ITERATIONS = [
-    (r"callback-to-async(-later)?|future-await", (1000, 11000)),
+    (r"callback-to-async|future-await", (1000, 11000)),
+    (r"callback-to-async-later", (2000, 4000)),
     (r"map-filter|share-fanout", (100000, 1100000)),
     (r"values-throughput|channel-1to1", (20000, 220000)),
     (r"single-flight-1000", (2, 7)),
