@@ -73,7 +73,8 @@ final class SubjectStorage<Element: Sendable, Failure: Error>: Sendable {
         // action): an object that is weakly referenced costs more to retain and release, on
         // every delivery.
         let id = subscriber.id
-        downstream.subscription.onCancel { [weak self] in self?.remove(id) }
+        let storage = WeakReference(self)
+        downstream.subscription.onCancel { storage.object?.remove(id) }
         let (action, replaced) = state.withLock { $0.subscribeJoiningAtOnce(subscriber) }
         _ = replaced  // released here, outside the lock
         perform(action)

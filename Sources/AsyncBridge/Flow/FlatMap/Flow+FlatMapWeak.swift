@@ -2,21 +2,12 @@
 // `guard let self else { return .empty }` dance, written once. The owner must be `Sendable`:
 // the selector runs on whichever thread the outer flow sends on.
 
-/// A weak reference to the owner of a weak-capture selector.
-@usableFromInline
-struct WeakOwner<Owner: AnyObject & Sendable>: Sendable {
-    @usableFromInline weak var owner: Owner?
-
-    @inlinable
-    init(_ owner: Owner) {
-        self.owner = owner
-    }
-
+extension WeakReference {
     /// The flow `build` makes with the owner, or an empty flow if the owner is gone.
     @inlinable
-    func flow<Element, Failure: Error>(_ build: (Owner) -> Flow<Element, Failure>) -> Flow<Element, Failure> {
-        guard let owner else { return .empty }
-        return build(owner)
+    func flow<Element, Failure: Error>(_ build: (Object) -> Flow<Element, Failure>) -> Flow<Element, Failure> {
+        guard let object else { return .empty }
+        return build(object)
     }
 }
 
@@ -45,7 +36,7 @@ extension Flow {
         maxConcurrent: Int = .max,
         _ transform: @escaping @Sendable (Owner, Element) -> Flow<NewElement, Failure>
     ) -> Flow<NewElement, Failure> {
-        let owner = WeakOwner(owner)
+        let owner = WeakReference(owner)
         return flatMap(maxConcurrent: maxConcurrent) { value in owner.flow { transform($0, value) } }
     }
 
@@ -64,7 +55,7 @@ extension Flow {
         weak owner: Owner,
         _ transform: @escaping @Sendable (Owner, Element) -> Flow<NewElement, Failure>
     ) -> Flow<NewElement, Failure> {
-        let owner = WeakOwner(owner)
+        let owner = WeakReference(owner)
         return flatMapLatest { value in owner.flow { transform($0, value) } }
     }
 
@@ -83,7 +74,7 @@ extension Flow {
         weak owner: Owner,
         _ transform: @escaping @Sendable (Owner, Element) -> Flow<NewElement, Failure>
     ) -> Flow<NewElement, Failure> {
-        let owner = WeakOwner(owner)
+        let owner = WeakReference(owner)
         return flatMapFirst { value in owner.flow { transform($0, value) } }
     }
 
@@ -107,7 +98,7 @@ extension Flow {
         maxConcurrent: Int = .max,
         _ transform: @escaping @Sendable (Owner, Element, Int) -> Flow<NewElement, Failure>
     ) -> Flow<NewElement, Failure> {
-        let owner = WeakOwner(owner)
+        let owner = WeakReference(owner)
         return flatMapWithIndex(maxConcurrent: maxConcurrent) { value, index in
             owner.flow { transform($0, value, index) }
         }
