@@ -28,6 +28,11 @@ struct FlowSubscription: Sendable {
         state = .make(.active(FlowCancelActions()))
     }
 
+    /// A subscription made anew from an ended one (``Spare/take()``).
+    private init(reusing state: Lock<State>) {
+        self.state = state
+    }
+
     /// A subscription for an upstream that this subscription's operator may cancel on its own
     /// (`prefix` when it is full, `flatMapLatest` switching); cancelling this one cancels it.
     @inlinable
@@ -83,6 +88,57 @@ struct FlowSubscription: Sendable {
     @inlinable
     var isCancelled: Bool {
         state.withLock { if case .cancelled = $0 { return true } else { return false } }
+    }
+}
+
+extension FlowSubscription {
+    /// A subscription that ended, kept so that the next one is made without an allocation: what
+    /// a flatMap keeps of its inners (``FlatMapInners``), whose inners often start one after the
+    /// other ends (a `just` each, a switch away from a live subject).
+    ///
+    /// ```swift
+    /// var spare = FlowSubscription.Spare()
+    /// spare.keep(ended)                  // completed, or cancelled by whoever still holds it
+    /// let subscription = spare.take()    // `ended` made anew if nothing else refers to it
+    /// ```
+    ///
+    /// A kept subscription is made anew only once nothing else refers to it (the check that
+    /// copy-on-write makes) and it has ended, so no one can tell it from a new one: its actions
+    /// ran or were released when it ended, and no one is left to cancel or complete it.
+    /// Otherwise `take` makes a new one.
+    ///
+    /// Unchecked for the reason ``Lock`` is: it holds a lock's buffer (a `ManagedBuffer`, not
+    /// `Sendable`) as a reference of its own, for the uniqueness check.
+    @usableFromInline
+    struct Spare: @unchecked Sendable {
+        private var buffer: LockBuffer<State>?
+
+        @usableFromInline
+        init() {}
+
+        /// Keeps `subscription`, ended or about to be cancelled by whoever still holds it, in
+        /// place of the one kept before. That one is released here: if this was its last
+        /// reference, it had ended, and holds nothing of the user's.
+        @usableFromInline
+        mutating func keep(_ subscription: FlowSubscription) {
+            buffer = subscription.state.buffer
+        }
+
+        /// The kept subscription made anew, or a new one.
+        @usableFromInline
+        mutating func take() -> FlowSubscription {
+            guard isKnownUniquelyReferenced(&buffer), let ended = buffer else { return FlowSubscription() }
+            // Locked although no one else can reach it: the last to use it did so under this lock.
+            let lock = Lock(buffer: ended)
+            let reset = lock.withLock { state -> Bool in
+                if case .active = state { return false }
+                state = .active(FlowCancelActions())
+                return true
+            }
+            guard reset else { return FlowSubscription() }
+            buffer = nil
+            return FlowSubscription(reusing: lock)
+        }
     }
 }
 

@@ -16,6 +16,8 @@ struct FlatMapInners: Sendable {
     }
 
     @usableFromInline var entries: ContiguousArray<Entry> = []
+    /// The subscription of the inner removed last, for the next inner to start.
+    @usableFromInline var spare = FlowSubscription.Spare()
 
     @inlinable
     init() {}
@@ -29,9 +31,12 @@ struct FlatMapInners: Sendable {
     /// The subscriptions, oldest first.
     var subscriptions: [FlowSubscription] { entries.map(\.subscription) }
 
+    /// Adds the inner `id`, returning its subscription: the spare made anew when it can be.
     @inlinable
-    mutating func insert(_ id: UInt64, _ subscription: FlowSubscription) {
+    mutating func insert(_ id: UInt64) -> FlowSubscription {
+        let subscription = spare.take()
         entries.append(Entry(id: id, subscription: subscription))
+        return subscription
     }
 
     @inlinable
@@ -53,8 +58,9 @@ struct FlatMapInners: Sendable {
     @inlinable
     mutating func remove(_ id: UInt64) -> FlowSubscription? {
         guard let index = index(of: id) else { return nil }
-        if index == entries.count - 1 { return entries.removeLast().subscription }
-        return entries.remove(at: index).subscription
+        let removed = index == entries.count - 1 ? entries.removeLast() : entries.remove(at: index)
+        spare.keep(removed.subscription)
+        return removed.subscription
     }
 
     /// Removes the inner started last, which must be `id` (a starter's inner that finished
@@ -64,16 +70,21 @@ struct FlatMapInners: Sendable {
         guard entries.last?.id == id else {
             preconditionFailure("Internal inconsistency: inner \(id) is not the last started")
         }
-        entries.removeLast()
+        spare.keep(entries.removeLast().subscription)
     }
 
-    /// Removes the only inner, if any (`latest` has one at most).
+    /// Replaces the only inner, if any (`latest` has one at most), with `id`, returning both
+    /// subscriptions. The new one is made from the spare before the replaced one is kept: that
+    /// one is cancelled once unlocked, and can be made anew for the inner after.
     @inlinable
-    mutating func removeOnly() -> FlowSubscription? {
+    mutating func replaceOnly(with id: UInt64) -> (started: FlowSubscription, replaced: FlowSubscription?) {
         if entries.count > 1 {
-            preconditionFailure("Internal inconsistency: removing the only inner of \(entries.count)")
+            preconditionFailure("Internal inconsistency: replacing the only inner of \(entries.count)")
         }
-        return entries.popLast()?.subscription
+        let replaced = entries.popLast()?.subscription
+        let started = insert(id)
+        if let replaced { spare.keep(replaced) }
+        return (started, replaced)
     }
 
     /// Cancels every inner's subscription, oldest first.

@@ -104,9 +104,16 @@ struct FlatMapRunning<Element: Sendable, NewElement: Sendable, Failure: Error>: 
     @inlinable
     func start(_ value: Element) -> Start {
         lastID += 1
-        let subscription = FlowSubscription()
-        inners.insert(lastID, subscription)
-        return Start(transform: transform, value: value, id: lastID, subscription: subscription)
+        return Start(transform: transform, value: value, id: lastID, subscription: inners.insert(lastID))
+    }
+
+    /// Starts `value` in place of the running inner, if any (`latest`): the replaced inner's
+    /// subscription, to be cancelled once unlocked.
+    @inlinable
+    func replace(with value: Element) -> (Start, replaced: FlowSubscription?) {
+        lastID += 1
+        let (started, replaced) = inners.replaceOnly(with: lastID)
+        return (Start(transform: transform, value: value, id: lastID, subscription: started), replaced)
     }
 }
 

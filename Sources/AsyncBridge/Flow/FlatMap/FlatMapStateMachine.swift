@@ -180,8 +180,8 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
             running.waiting.append(value)
             return (.none, nil)
         case .latest:
-            let replaced = running.inners.removeOnly()
-            return (.start(running.start(value)), replaced)
+            let (start, replaced) = running.replace(with: value)
+            return (.start(start), replaced)
         case .first:
             guard running.inners.isEmpty && !running.isStarting else { return (.none, nil) }
             running.isStarting = true

@@ -50,6 +50,31 @@ struct FlatMapSynchronousInnerTests {
         #expect(outer.cancels == 1)
     }
 
+    /// An inner's subscription is made anew for the next inner only once nothing refers to it:
+    /// here the first inner's source keeps its emitter, and a cancel action it hands back late
+    /// must not land on the second inner's subscription.
+    @Test(arguments: FlatMapVariant.allCases)
+    func aFinishedInnerWhoseSourceStillHoldsItLendsNothingToTheNext(_ variant: FlatMapVariant) {
+        let outer = ManualOuterFlow<Int, TestError>()
+        let cancels = CancelCounts()
+        let kept = Box<FlowEmitter<String, TestError>?>(nil)
+        let recorder = FlowRecorder(variant.apply(outer.flow) { value in
+            guard value == 1 else { return Self.running("b\(value)", cancels) }
+            return Flow.create { emitter in
+                kept.value = emitter
+                emitter.send("a1")
+                emitter.finish()
+            }
+        })
+        outer.send(1)
+        outer.send(2)
+        kept.value?.onCancel { cancels.ran("a1") }
+        recorder.cancel()
+        #expect(recorder.values == ["a1", "b2"])
+        #expect(cancels["a1"] == 0)
+        #expect(cancels["b2"] == 1)
+    }
+
     @Test(arguments: FlatMapVariant.allCases)
     func anInnerFinishingOnAnotherThreadDuringItsSubscribe(_ variant: FlatMapVariant) {
         let outer = ManualOuterFlow<Int, TestError>()
