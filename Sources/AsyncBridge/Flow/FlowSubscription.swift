@@ -108,7 +108,8 @@ extension FlowSubscription {
     /// Otherwise `take` makes a new one.
     ///
     /// Unchecked for the reason ``Lock`` is: it holds a lock's buffer (a `ManagedBuffer`, not
-    /// `Sendable`) as a reference of its own, for the uniqueness check.
+    /// `Sendable`) as a reference of its own, for the uniqueness check, and touches the state
+    /// only once that check has shown no one else can.
     @usableFromInline
     struct Spare: @unchecked Sendable {
         private var buffer: LockBuffer<State>?
@@ -128,16 +129,17 @@ extension FlowSubscription {
         @usableFromInline
         mutating func take() -> FlowSubscription {
             guard isKnownUniquelyReferenced(&buffer), let ended = buffer else { return FlowSubscription() }
-            // Locked although no one else can reach it: the last to use it did so under this lock.
-            let lock = Lock(buffer: ended)
-            let reset = lock.withLock { state -> Bool in
-                if case .active = state { return false }
-                state = .active(FlowCancelActions())
+            // Without its mutex (`take` runs under a flatMap's lock, and takes no other): nothing
+            // else refers to it, and the last thread that did released it after its last use,
+            // which the uniqueness check orders before these accesses, as copy-on-write relies on.
+            let reset = ended.withUnsafeMutablePointerToHeader { state -> Bool in
+                if case .active = state.pointee { return false }
+                state.pointee = .active(FlowCancelActions())
                 return true
             }
             guard reset else { return FlowSubscription() }
             buffer = nil
-            return FlowSubscription(reusing: lock)
+            return FlowSubscription(reusing: Lock(buffer: ended))
         }
     }
 }
