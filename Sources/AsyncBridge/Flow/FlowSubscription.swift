@@ -128,7 +128,7 @@ extension FlowSubscription {
         /// The kept subscription made anew, or a new one.
         @usableFromInline
         mutating func take() -> FlowSubscription {
-            guard isKnownUniquelyReferenced(&buffer), let ended = buffer else { return FlowSubscription() }
+            guard isKnownUniquelyReferenced(&buffer), let ended = buffer.take() else { return FlowSubscription() }
             // Without its mutex (`take` runs under a flatMap's lock, and takes no other): nothing
             // else refers to it, and the last thread that did released it after its last use,
             // which the uniqueness check orders before these accesses, as copy-on-write relies on.
@@ -137,8 +137,10 @@ extension FlowSubscription {
                 state.pointee = .active(FlowCancelActions())
                 return true
             }
-            guard reset else { return FlowSubscription() }
-            buffer = nil
+            guard reset else {
+                buffer = ended
+                return FlowSubscription()
+            }
             return FlowSubscription(reusing: Lock(buffer: ended))
         }
     }
