@@ -25,7 +25,10 @@ extension ExhaustiveStateMachineSuites {
 /// nothing ran (so once terminated, a state with no payload, the machine held nothing that was not
 /// handed out); after a completion or a cancellation the machine is terminated; each value delivered at most once,
 /// in its inner's order; `latest`: no value an inner sent after it was replaced is delivered;
-/// `merge` finishing: every outer value started and every inner value was delivered. At the end
+/// `merge` finishing: every outer value started and every inner value was delivered; each inner
+/// starts with a subscription that is not cancelled and that no source still running holds (the
+/// world keeps an inner's subscription until its source ends, and completes it then, so the
+/// machine makes ended ones anew, ``FlowSubscription/Spare``). At the end
 /// of every sequence: once terminated, the machine holds nothing (the transform, the outer
 /// subscription and every inner's are released once what it handed out is dropped).
 @Suite("State machines: flatMap")
@@ -95,6 +98,10 @@ struct FlatMapStateMachineTests {
 
         var started: [UInt64] = []
         var subscriptionIDs: [ObjectIdentifier: UInt64] = [:]
+        /// Each inner's subscription, kept, as its source keeps its subscriber, until the source
+        /// ends (cancelled or not): completed then, as the inner's receiver does, so that the
+        /// machine may make it anew for a later inner once nothing else holds it.
+        var sources: [UInt64: FlowSubscription] = [:]
         var sourceEnded: Set<UInt64> = []
         var cancelHanded: Set<UInt64> = []
         var replaced: Set<UInt64> = []
@@ -152,6 +159,7 @@ struct FlatMapStateMachineTests {
         }
 
         mutating func end() throws(Violation) -> [Watched] {
+            sources = [:]  // what the machine handed out is dropped
             if machine.isTerminated {
                 for watched in held {
                     try require(watched.object == nil, "terminated, but \(watched.name) is still held")
@@ -214,9 +222,11 @@ struct FlatMapStateMachineTests {
                 }
             case .innerFinish(let id):
                 sourceEnded.insert(id)
+                sources.removeValue(forKey: id)?.complete()
                 perform(machine.innerFinished(id), fromOuter: false)
             case .innerFail(let id):
                 sourceEnded.insert(id)
+                sources.removeValue(forKey: id)?.complete()
                 perform(machine.innerFailed(id, Failure()), fromOuter: false)
             }
             check()
@@ -230,7 +240,13 @@ struct FlatMapStateMachineTests {
                 if starter.pending { fail("two starters") }
                 if started.contains(start.id) { fail("start \(start.id) handed out twice") }
                 started.append(start.id)
-                subscriptionIDs[ObjectIdentifier(start.subscription.state.buffer)] = start.id
+                if start.subscription.isCancelled { fail("inner \(start.id) started with a cancelled subscription") }
+                let identity = ObjectIdentifier(start.subscription.state.buffer)
+                if sources.values.contains(where: { ObjectIdentifier($0.state.buffer) == identity }) {
+                    fail("inner \(start.id) started with a subscription a running source still holds")
+                }
+                sources[start.id] = start.subscription
+                subscriptionIDs[identity] = start.id
                 held.append(Watched(start.subscription.state.buffer, "the subscription of inner \(start.id)"))
                 if case .latest = configuration.strategy {
                     starter = (false, false)  // no start loop: the switch is the whole start
@@ -257,6 +273,7 @@ struct FlatMapStateMachineTests {
             }
             if cancelHanded.contains(id) { fail("inner \(id) handed out for cancelling twice") }
             cancelHanded.insert(id)
+            subscription.cancel()
             return id
         }
 
