@@ -10,7 +10,8 @@ enum FlowDemand: Sendable {
 
 /// The lifetime of one subscription: cancelling it runs, once, every cancel action that the
 /// chain's sources and operators registered. After the flow completes, the actions are
-/// released without running.
+/// released without running. (``Spare`` may make an ended one anew, once no one else holds
+/// it: a new lifetime.)
 @usableFromInline
 struct FlowSubscription: Sendable {
     @usableFromInline
@@ -107,9 +108,10 @@ extension FlowSubscription {
     /// ran or were released when it ended, and no one is left to cancel or complete it.
     /// Otherwise `take` makes a new one.
     ///
-    /// Unchecked for the reason ``Lock`` is: it holds a lock's buffer (a `ManagedBuffer`, not
-    /// `Sendable`) as a reference of its own, for the uniqueness check, and touches the state
-    /// only once that check has shown no one else can.
+    /// Unchecked because it holds a lock's buffer (a `ManagedBuffer`, not `Sendable`) as a
+    /// reference of its own, for the uniqueness check. Sound: its owner reaches it only under
+    /// its own lock (a flatMap's machine), and it touches the subscription's state only once
+    /// that check has shown no one else can.
     @usableFromInline
     struct Spare: @unchecked Sendable {
         private var buffer: LockBuffer<State>?

@@ -102,6 +102,13 @@ struct FlatMapStateMachineTests {
         /// ends (cancelled or not): completed then, as the inner's receiver does, so that the
         /// machine may make it anew for a later inner once nothing else holds it.
         var sources: [UInt64: FlowSubscription] = [:]
+        /// How often each inner's cancel action (registered on its subscription as it starts)
+        /// ran, and how often it must have: once if the inner was handed out for cancelling
+        /// before its source ended, else never.
+        let cancelRuns = Box<[UInt64: Int]>([:])
+        var expectedRuns: [UInt64: Int] = [:]
+        /// Starts handed an earlier inner's subscription made anew, over the whole exploration.
+        let reuses: Box<Int>
         var sourceEnded: Set<UInt64> = []
         var cancelHanded: Set<UInt64> = []
         var replaced: Set<UInt64> = []
@@ -121,8 +128,9 @@ struct FlatMapStateMachineTests {
         /// outer subscription and every inner's.
         var held: [Watched] = []
 
-        init(_ configuration: Configuration) {
+        init(_ configuration: Configuration, reuses: Box<Int>) {
             self.configuration = configuration
+            self.reuses = reuses
             let capture = Marker("the transform's capture")
             let outer = FlowSubscription()
             held = [Watched(capture, "the transform's capture"), Watched(outer.state.buffer, "the outer subscription")]
@@ -245,6 +253,10 @@ struct FlatMapStateMachineTests {
                 if sources.values.contains(where: { ObjectIdentifier($0.state.buffer) == identity }) {
                     fail("inner \(start.id) started with a subscription a running source still holds")
                 }
+                if held.contains(where: { $0.object.map(ObjectIdentifier.init) == identity }) { reuses.mutate { $0 += 1 } }
+                let runs = cancelRuns
+                let id = start.id
+                start.subscription.onCancel { runs.mutate { $0[id, default: 0] += 1 } }
                 sources[start.id] = start.subscription
                 subscriptionIDs[identity] = start.id
                 held.append(Watched(start.subscription.state.buffer, "the subscription of inner \(start.id)"))
@@ -273,6 +285,7 @@ struct FlatMapStateMachineTests {
             }
             if cancelHanded.contains(id) { fail("inner \(id) handed out for cancelling twice") }
             cancelHanded.insert(id)
+            if !sourceEnded.contains(id) { expectedRuns[id] = 1 }
             subscription.cancel()
             return id
         }
@@ -316,13 +329,18 @@ struct FlatMapStateMachineTests {
             if running.count > configuration.maxRunning { fail("\(running.count) inners running") }
             if completion != nil && !machine.isTerminated { fail("completed but not terminated") }
             if case .completing = machine.state, deliverer == nil { fail("completing with nobody delivering") }
+            if cancelRuns.value != expectedRuns {
+                fail("cancel actions ran \(cancelRuns.value.sorted { $0.key < $1.key }), expected \(expectedRuns.sorted { $0.key < $1.key })")
+            }
         }
     }
 
     @Test(arguments: Configuration.allCases)
     func everySequenceKeepsTheRules(_ configuration: Configuration) {
-        let count = checkEverySequence(over: Input.all, upTo: configuration.maxLength) { World(configuration) }
+        let reuses = Box(0)
+        let count = checkEverySequence(over: Input.all, upTo: configuration.maxLength) { World(configuration, reuses: reuses) }
         #expect(count > 10_000, "the exploration ran (\(count) sequences)")
+        #expect(reuses.value > 0, "some inner started with an earlier inner's subscription made anew")
     }
 }
 }

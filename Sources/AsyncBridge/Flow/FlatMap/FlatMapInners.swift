@@ -54,7 +54,8 @@ struct FlatMapInners: Sendable {
         index(of: id) != nil
     }
 
-    /// Removes the inner `id`, returning its subscription; `nil` if it is not here.
+    /// Removes the inner `id` (which has finished), returning its subscription, also kept as the
+    /// spare; `nil` if it is not here.
     @inlinable
     mutating func remove(_ id: UInt64) -> FlowSubscription? {
         guard let index = index(of: id) else { return nil }
@@ -64,7 +65,7 @@ struct FlatMapInners: Sendable {
     }
 
     /// Removes the inner started last, which must be `id` (a starter's inner that finished
-    /// during its subscribe: none can have started since).
+    /// during its subscribe: none can have started since), keeping its subscription as the spare.
     @inlinable
     mutating func removeLast(_ id: UInt64) {
         guard entries.last?.id == id else {

@@ -22,7 +22,8 @@ enum FlatMapStrategy: Sendable {
 ///    └──cancellation, downstream .stop──▶ terminated
 /// ```
 ///
-/// Inners are known by id, given in order, and the machine holds each running one's subscription;
+/// Inners are known by id, given in order, and the machine holds each running one's subscription
+/// (and that of the inner removed last, to make it anew for the next: ``FlowSubscription/Spare``);
 /// an event from an id it no longer holds (a replaced `latest` inner, or any inner once
 /// terminated) is dropped.
 ///

@@ -9,7 +9,8 @@
 /// the subscriptions, never this storage); the outer flow runs under a child of that
 /// subscription; each inner's subscriber holds this storage through its ``FlatMapInnerReceiver``
 /// while its source keeps it. So a subscription whose sources keep nothing keeps nothing alive
-/// but its transform, until it is cancelled.
+/// but its transform (and the ended subscription of its last inner, which holds nothing), until
+/// it is cancelled.
 @usableFromInline
 final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Error>: Sendable {
     @usableFromInline
