@@ -22,7 +22,7 @@ extension ExhaustiveStateMachineSuites {
 /// every start and every cancellation handed out once, with at most one starter at a time;
 /// nothing delivered once downstream cancelled; at most `maxConcurrent` inners running; after
 /// a cancellation or a failure every running inner was handed out for cancelling, after a finish
-/// nothing ran (so once terminated, a state with no payload, the machine held nothing that was not
+/// nothing ran (so once terminated, with no running state, the machine held nothing that was not
 /// handed out); after a completion or a cancellation the machine is terminated; each value delivered at most once,
 /// in its inner's order; `latest`: no value an inner sent after it was replaced is delivered;
 /// `merge` finishing: every outer value started and every inner value was delivered; each inner

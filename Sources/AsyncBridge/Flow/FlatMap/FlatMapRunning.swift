@@ -1,8 +1,7 @@
-/// What a flatMap subscription holds while it runs: the payload of
-/// ``FlatMapStateMachine/State/running(_:)``, changed in place through a pointer to a
-/// `ManagedBuffer`'s header (as in ``Lock``). A struct payload would be copied out of the enum
-/// and back, with a retain and release per reference, on every event; a class's stored
-/// properties would be checked for exclusive access on every use.
+/// What a flatMap subscription holds while it runs (``FlatMapStateMachine/running``), changed
+/// in place through a pointer to a `ManagedBuffer`'s header (as in ``Lock``). A struct would be
+/// copied out of the machine and back, with a retain and release per reference, on every event;
+/// a class's stored properties would be checked for exclusive access on every use.
 ///
 /// Unchecked: it is reached only through its machine, under the storage's lock, until the
 /// machine hands it out in a ``FlatMapStateMachine/Teardown`` and forgets it (``end()``); from

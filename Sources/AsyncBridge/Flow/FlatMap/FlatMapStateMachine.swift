@@ -88,7 +88,8 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
 
     @usableFromInline
     enum State: Sendable {
-        case running(Running)
+        /// What it holds is in ``running``.
+        case running
         /// The result finished or failed while a thread was delivering: that thread delivers
         /// `pending`, then `completion`.
         case completing(pending: RingBuffer<NewElement>, completion: FlowCompletion<Failure>)
@@ -132,11 +133,16 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
 
     @usableFromInline let strategy: FlatMapStrategy
     @usableFromInline var state: State
+    /// What the subscription holds: set while ``state`` is ``State/running``, `nil` once it
+    /// ended. Beside the enum rather than its payload, so that an event uses it in place
+    /// (`running!`) instead of copying the reference out.
+    @usableFromInline var running: Running?
 
     @inlinable
     init(strategy: FlatMapStrategy, transform: @escaping Transform, outer: FlowSubscription) {
         self.strategy = strategy
-        self.state = .running(.make(transform: transform, outer: outer))
+        self.state = .running
+        self.running = .make(transform: transform, outer: outer)
     }
 
     /// Whether nothing more will be delivered (and the machine holds nothing).
@@ -146,47 +152,46 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
         return false
     }
 
-    /// Ends the subscription from `running` with `completion` (`nil`: cancelled).
+    /// Ends the running subscription with `completion` (`nil`: cancelled).
     @inlinable
-    mutating func end(_ running: Running, _ completion: FlowCompletion<Failure>?) -> Action {
+    mutating func end(_ completion: FlowCompletion<Failure>?) -> Action {
+        let released = running.take()!
+        defer { released.end() }  // from then on, only read by the teardown's owner
         guard let completion else {
             state = .terminated
-            running.end()
-            return .end(Teardown(running))
+            return .end(Teardown(released))
         }
-        guard running.isDelivering else {
+        guard released.isDelivering else {
             state = .terminated
-            running.end()
-            return .complete(Teardown(running), completion)
+            return .complete(Teardown(released), completion)
         }
-        state = .completing(pending: running.pending.takeAll(), completion: completion)
-        running.end()
-        return .completeLater(Teardown(running), completion)
+        state = .completing(pending: released.pending.takeAll(), completion: completion)
+        return .completeLater(Teardown(released), completion)
     }
 
     /// The outer flow sent a value. `.none` when it was queued or ignored; `.end` (with nothing
     /// held) when the subscription is over and the outer source should stop.
     @inlinable
     mutating func outerValue(_ value: Element) -> (Action, replaced: FlowSubscription?) {
-        guard case .running(let running) = state else { return (.end(Teardown(nil)), nil) }
-        if running.outerFinished {
+        guard case .running = state else { return (.end(Teardown(nil)), nil) }
+        if running!.outerFinished {
             preconditionFailure("Internal inconsistency: a value after the outer flow finished")
         }
         switch strategy {
         case .merge(let maxConcurrent):
-            if !running.isStarting && running.inners.count < maxConcurrent {
-                running.isStarting = true
-                return (.start(running.start(value)), nil)
+            if !running!.isStarting && running!.inners.count < maxConcurrent {
+                running!.isStarting = true
+                return (.start(running!.start(value)), nil)
             }
-            running.waiting.append(value)
+            running!.waiting.append(value)
             return (.none, nil)
         case .latest:
-            let (start, replaced) = running.replace(with: value)
+            let (start, replaced) = running!.replace(with: value)
             return (.start(start), replaced)
         case .first:
-            guard running.inners.isEmpty && !running.isStarting else { return (.none, nil) }
-            running.isStarting = true
-            return (.start(running.start(value)), nil)
+            guard running!.inners.isEmpty && !running!.isStarting else { return (.none, nil) }
+            running!.isStarting = true
+            return (.start(running!.start(value)), nil)
         }
     }
 
@@ -195,46 +200,46 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     /// finished during the subscribe (its ``innerFinished(_:)``, folded into this event).
     @inlinable
     mutating func startReturned(finishing finished: UInt64? = nil) -> Action {
-        guard case .running(let running) = state else { return .end(Teardown(nil)) }
-        if let finished { running.inners.removeLast(finished) }
-        if case .merge(let maxConcurrent) = strategy, running.inners.count < maxConcurrent,
-            let value = running.waiting.popFirst()
+        guard case .running = state else { return .end(Teardown(nil)) }
+        if let finished { running!.inners.removeLast(finished) }
+        if case .merge(let maxConcurrent) = strategy, running!.inners.count < maxConcurrent,
+            let value = running!.waiting.popFirst()
         {
-            return .start(running.start(value))
+            return .start(running!.start(value))
         }
-        running.isStarting = false
-        return running.isDone ? end(running, .finished) : .none
+        running!.isStarting = false
+        return running!.isDone ? end(.finished) : .none
     }
 
     @inlinable
     mutating func innerFinished(_ id: UInt64) -> Action {
-        guard case .running(let running) = state, running.inners.remove(id) != nil else { return .none }
-        if running.isStarting {
+        guard case .running = state, running!.inners.remove(id) != nil else { return .none }
+        if running!.isStarting {
             return .none  // the starter sees the free slot, or the end
         }
-        if case .merge = strategy, let value = running.waiting.popFirst() {
-            running.isStarting = true
-            return .start(running.start(value))
+        if case .merge = strategy, let value = running!.waiting.popFirst() {
+            running!.isStarting = true
+            return .start(running!.start(value))
         }
-        return running.isDone ? end(running, .finished) : .none
+        return running!.isDone ? end(.finished) : .none
     }
 
     /// The inner `id` failed: the result fails, unless that inner had ended already (replaced).
     @inlinable
     mutating func innerFailed(_ id: UInt64, _ error: Failure) -> Action {
-        guard case .running(let running) = state, running.inners.contains(id) else { return .none }
-        return end(running, .failure(error))
+        guard case .running = state, running!.inners.contains(id) else { return .none }
+        return end(.failure(error))
     }
 
     @inlinable
     mutating func outerCompleted(_ completion: FlowCompletion<Failure>) -> Action {
-        guard case .running(let running) = state else { return .none }
-        if case .failure = completion { return end(running, completion) }
-        if running.outerFinished {
+        guard case .running = state else { return .none }
+        if case .failure = completion { return end(completion) }
+        if running!.outerFinished {
             preconditionFailure("Internal inconsistency: the outer flow finished twice")
         }
-        running.outerFinished = true
-        return running.isDone ? end(running, .finished) : .none
+        running!.outerFinished = true
+        return running!.isDone ? end(.finished) : .none
     }
 
     /// Downstream cancelled, or asked for no more values: nothing more is delivered, and what is
@@ -242,8 +247,8 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     @inlinable
     mutating func cancel() -> Action {
         switch state {
-        case .running(let running):
-            return end(running, nil)
+        case .running:
+            return end(nil)
         case .completing(let pending, _):
             state = .terminated
             return .end(Teardown(nil, dropped: pending))
@@ -254,13 +259,13 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
 
     @inlinable
     mutating func innerValue(_ value: NewElement, from id: UInt64) -> ValueAction {
-        guard case .running(let running) = state else { return .drop }
-        if case .latest = strategy, id != running.lastID { return .drop }
-        if running.isDelivering {
-            running.pending.append(value)
+        guard case .running = state else { return .drop }
+        if case .latest = strategy, id != running!.lastID { return .drop }
+        if running!.isDelivering {
+            running!.pending.append(value)
             return .queued
         }
-        running.isDelivering = true
+        running!.isDelivering = true
         return .deliver(value)
     }
 
@@ -269,10 +274,10 @@ struct FlatMapStateMachine<Element: Sendable, NewElement: Sendable, Failure: Err
     @inlinable
     mutating func delivered(for id: UInt64) -> DeliveryAction {
         switch state {
-        case .running(let running):
-            if let next = running.pending.popFirst() { return .deliver(next) }
-            running.isDelivering = false
-            if case .latest = strategy, id != running.lastID { return .idle(more: false) }  // replaced
+        case .running:
+            if let next = running!.pending.popFirst() { return .deliver(next) }
+            running!.isDelivering = false
+            if case .latest = strategy, id != running!.lastID { return .idle(more: false) }  // replaced
             return .idle(more: true)
         case .completing(var pending, let completion):
             state = .terminated  // lets go of `pending`'s storage, so that popping does not copy it
