@@ -52,19 +52,6 @@ struct Lock<State> {
         }
     }
 
-    /// The mutex on its own, for an owner that also guards a field of its own with this lock
-    /// and reads it where unspecialised code cannot name `State` (a completer's deinitialiser).
-    /// Valid while this lock is alive: the owner keeps it.
-    ///
-    /// ```swift
-    /// let mutex = lock.mutex
-    /// mutex.lock(); let seen = flag; mutex.unlock()
-    /// ```
-    @inlinable
-    var mutex: LockMutex {
-        LockMutex(buffer.withUnsafeMutablePointerToElements { lockElementMutex($0) })
-    }
-
     /// The lock by its addresses, for an owner that keeps this lock beside them: locking through
     /// them loads no reference, so a call on a hot path retains nothing.
     ///

@@ -1,8 +1,9 @@
 // The one completer: what every completion block that AsyncBridge hands to an API captures, for
-// a run of a `SharedFuture` and for a `withCompletion` call alike. A completer made for a run
-// keeps its state under that future's lock and ends the run in the same critical section; a
-// `withCompletion` call's has a lock of its own, and hands the outcome to a `CompletionWaiter`
-// made only if the operation returns without completing. A completion that comes on the
+// a run of a `SharedFuture` and for a `withCompletion` call alike. Its state is under a mutex of
+// its own. A completer made for a run holds the run until its first call, which takes the run
+// out and ends it under the future's lock (so a block the API keeps afterwards holds nothing of
+// the future); a `withCompletion` call's hands the outcome to a `CompletionWaiter` made only if
+// the operation returns without completing. A completion that comes on the
 // starter's thread while the operation starts also goes to the starter's frame, where the
 // starter takes it without the lock. Only the completion blocks keep the completer once the
 // operation returned, so releasing them uncalled ends the run with `completionNeverCalled`.
@@ -12,8 +13,8 @@
 struct FutureRun<Success: Sendable, Failure: Error> {
     @usableFromInline let future: SharedFuture<Success, Failure>
     @usableFromInline let generation: UInt64
-    /// The future's lock, which `future` keeps: a completer that holds this run ends it through
-    /// the address without retaining the future.
+    /// The future's lock, which `future` keeps: the run ends through the address without
+    /// retaining the future again.
     @usableFromInline let lock: LockAddress<FutureStateMachine<Success, Failure>>
 
     @inlinable
@@ -24,13 +25,12 @@ struct FutureRun<Success: Sendable, Failure: Error> {
     }
 }
 
-/// What one completer knows of where its completion goes, under its lock (the lock of the
-/// future of the run it was made for, or its own).
+/// What one completer knows of where its completion goes, under its mutex.
 @usableFromInline
 struct FutureCompleterState<Success: Sendable, Failure: Error> {
-    /// The run the completion goes to, for a completer made for one: set when made, so read
-    /// without a lock.
-    @usableFromInline let run: FutureRun<Success, Failure>?
+    /// The run the completion goes to, for a completer made for one, until the first call (or
+    /// the release uncalled) takes it.
+    @usableFromInline var run: FutureRun<Success, Failure>?
     /// Where a `withCompletion` call's completion goes once its operation returned without
     /// completing (until then a completion is kept in the slot).
     @usableFromInline var waiter: CompletionWaiter<Success, Failure>?
@@ -45,16 +45,15 @@ struct FutureCompleterState<Success: Sendable, Failure: Error> {
 
 /// The completer's fields that do not depend on its generic parameters, in the buffer's element
 /// beside the mutex, so that its deinitialiser (compiled unspecialised) reads them without type
-/// metadata: set when the completer is made, but for `called`, under `gate`, and `starting`
+/// metadata: set when the completer is made, but for `called`, under `lock`, and `starting`
 /// and `completedOnStarter`, which only the starter's thread writes and reads (that thread's
 /// program order orders every access).
 @usableFromInline
 struct FutureCompleterElement {
-    /// The completer's own mutex, which guards its state unless it was made for a run.
+    /// The completer's mutex, which guards its state and `called`.
     @usableFromInline var lock: LockElement
-    /// The mutex that guards the state and `called`: the run's future's (which the state's
-    /// `run` keeps alive), or `lock`'s.
-    @usableFromInline let gate: LockMutex
+    /// Made for a run of a future (not for a `withCompletion` call).
+    @usableFromInline let madeForRun: Bool
     /// The completion was called (or released uncalled): later calls are ignored.
     @usableFromInline var called = false
     /// The thread that runs the operation (and makes this completer).
@@ -70,9 +69,9 @@ struct FutureCompleterElement {
     @usableFromInline var completedOnStarter = false
 
     @inlinable
-    init(lock: LockElement, gate: LockMutex, slot: UnsafeMutableRawPointer) {
+    init(lock: LockElement, madeForRun: Bool, slot: UnsafeMutableRawPointer) {
         self.lock = lock
-        self.gate = gate
+        self.madeForRun = madeForRun
         self.starter = .current
         self.slot = slot
     }
@@ -84,11 +83,9 @@ struct FutureCompleterElement {
 ///
 /// A struct around the buffer so that it can be `Sendable` (`ManagedBuffer` is explicitly not)
 /// and still be captured by a completion block as a single reference, with no box. Unchecked,
-/// and sound: `called` is touched only under the gate (the lock of the run's future or, for a
-/// completer made without a run, the buffer's mutex), and the state is written only when made
-/// or under the gate, and never again once it names a run; of the element's other fields, all
-/// are set before the completer is handed out but `starting` and `completedOnStarter`, which
-/// only the starter's thread touches.
+/// and sound: `called` and the state are touched only under the buffer's mutex, or when made;
+/// of the element's other fields, all are set before the completer is handed out but
+/// `starting` and `completedOnStarter`, which only the starter's thread touches.
 ///
 /// ```swift
 /// let started = FutureCompleter.start(reporter: reporter, { api.load(completion: $0.resolve) }) { $0 }
@@ -252,14 +249,13 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
         run: FutureRun<Success, Failure>?,
         reporter: MisuseReporter
     ) -> FutureCompleterBuffer {
+        let madeForRun = run != nil
         let buffer = create(minimumCapacity: 1) { _ in State(run: run, reporter: reporter) }
         buffer.withUnsafeMutablePointerToElements { element in
-            let own = lockElementMutex(element.pointer(to: \.lock)!)  // its address, made below
-            let gate = run?.future.storage.mutex ?? LockMutex(own)
             element.initialize(
-                to: FutureCompleterElement(lock: lockElementToPlace(), gate: gate, slot: UnsafeMutableRawPointer(slot))
+                to: FutureCompleterElement(lock: lockElementToPlace(), madeForRun: madeForRun, slot: UnsafeMutableRawPointer(slot))
             )
-            initializeMutex(own)
+            initializeMutex(lockElementMutex(element.pointer(to: \.lock)!))
         }
         return unsafeDowncast(buffer, to: FutureCompleterBuffer.self)
     }
@@ -272,20 +268,16 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
     @inlinable
     var starter: ThreadIdentity { element.pointer(to: \.starter)!.pointee }
 
-    /// The completer was made for a run: its gate is the lock of that run's future, which
-    /// guards the state, and the first call ends the run in the same critical section.
-    /// Otherwise (a `withCompletion` call's) the gate is the completer's own mutex.
+    /// The completer was made for a run of a future, not for a `withCompletion` call.
     @inlinable
-    var madeForRun: Bool {
-        element.pointer(to: \.gate)!.pointee.pointer != lockElementMutex(element.pointer(to: \.lock)!)
-    }
+    var madeForRun: Bool { element.pointer(to: \.madeForRun)!.pointee }
 
     @inlinable
     var slot: UnsafeMutablePointer<FutureOutcome<Success, Failure>> {
         element.pointer(to: \.slot)!.pointee.assumingMemoryBound(to: FutureOutcome<Success, Failure>.self)
     }
 
-    /// Only under `gate`.
+    /// Only under the mutex.
     @inlinable
     var called: Bool {
         get { element.pointer(to: \.called)!.pointee }
@@ -314,7 +306,7 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
         if onStarter { completedOnStarter = true }
     }
 
-    /// The state under the buffer's own mutex: a completer made without a run.
+    /// The state under the buffer's mutex.
     @inlinable
     func withLock<Result>(_ body: (inout State) -> Result) -> Result {
         withUnsafeMutablePointers { state, element in
@@ -322,31 +314,25 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
         }
     }
 
-    /// A call of the completion of a completer made for a run: the first ends the run (see
-    /// ``endRunIfFirst(_:first:)``) and tells its consumers, and, `onStarter`, keeps the outcome
-    /// for the starter. Returns whether it was the first.
+    /// A call of the completion of a completer made for a run: the first ends the run and tells
+    /// its consumers, and, `onStarter`, keeps the outcome for the starter. Returns whether it
+    /// was the first.
     @inlinable @inline(__always)
     func callEndingRun(_ outcome: FutureOutcome<Success, Failure>, onStarter: Bool) -> Bool {
-        var first = false
-        endRunIfFirst(outcome, first: &first)?.consumers?.deliver(outcome)
-        if first && onStarter { keepForStarter(outcome, onStarter: true) }
-        return first
+        guard let run = takeRunIfFirst() else { return false }
+        SharedFuture.endRun(run.lock, run.generation, outcome)?.consumers?.deliver(outcome)
+        if onStarter { keepForStarter(outcome, onStarter: true) }
+        return true  // `run`, and with it the future, released here, unlocked
     }
 
-    /// Under the lock of the run's future, records a call of the completion of a completer made
-    /// for a run; the first call (`first`) ends the run. Returns the run's consumers to tell,
-    /// `nil` for a later call or when the run had ended (every consumer left).
+    /// Records a call of the completion of a completer made for a run: the first takes the run,
+    /// so that the completer holds nothing of the future from then on; `nil` for a later call.
     @inlinable @inline(__always)
-    func endRunIfFirst(_ outcome: FutureOutcome<Success, Failure>, first: inout Bool) -> FutureStateMachine<Success, Failure>.Completion? {
-        withUnsafeMutablePointerToHeader { state in
-            // Set when made: read without a lock, and only the run's number and address, so
-            // that nothing is retained.
-            let generation = state.pointee.run.unsafelyUnwrapped.generation
-            return SharedFuture.endRun(state.pointee.run.unsafelyUnwrapped.lock, generation, outcome) {
-                first = !called
-                called = true
-                return first
-            }
+    func takeRunIfFirst() -> FutureRun<Success, Failure>? {
+        withLock { state in
+            if called { return nil }
+            called = true
+            return state.run.take()
         }
     }
 
@@ -358,19 +344,19 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
 
     // Compiled unspecialised, so it reads only the element: without a lock when the completion
     // came on the starter's thread while starting and the completer is released there (the
-    // common case), else `called` under the gate.
+    // common case), else `called` under the mutex.
     @inlinable
     deinit {
-        if !(starter.isCurrent && completedOnStarter) && !calledUnderGate { completionNeverCalled() }
+        if !(starter.isCurrent && completedOnStarter) && !calledUnderLock { completionNeverCalled() }
         destroyLockElement(element.pointer(to: \.lock)!)
     }
 
-    /// Whether the completion was called, read under the gate without generic metadata.
+    /// Whether the completion was called, read under the mutex without generic metadata.
     @inlinable
-    var calledUnderGate: Bool {
-        let gate = element.pointer(to: \.gate)!.pointee
-        gate.lock()
-        defer { gate.unlock() }
+    var calledUnderLock: Bool {
+        let mutex = LockMutex(lockElementMutex(element.pointer(to: \.lock)!))
+        mutex.lock()
+        defer { mutex.unlock() }
         return called
     }
 
@@ -389,8 +375,7 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
             }
             return
         }
-        var first = false
-        guard let ended = endRunIfFirst(outcome, first: &first) else { return }  // `nil` too when it was called
+        guard let run = takeRunIfFirst(), let ended = SharedFuture.endRun(run.lock, run.generation, outcome) else { return }
         reporter.report(.completionNeverCalled, failure: Failure.self)
         ended.consumers?.deliver(outcome)
     }

@@ -127,3 +127,80 @@ struct FutureCompleterTests {
         }
     }
 }
+
+/// What a completion block keeps once it has been called: nothing of the run. APIs often keep
+/// their block after calling it, until they are torn down; a block that kept the future would
+/// keep its value too, and a value (or an API the operation captures) that keeps the block would
+/// close a cycle that is never freed.
+@Suite("FutureCompleter: a called block keeps nothing", .timeLimit(.minutes(1)))
+struct FutureCompleterLifetimeTests {
+    final class Session: Sendable {
+        let kept = SharedLock<(@Sendable (Result<Session, Never>) -> Void)?>(nil)
+
+        /// Keeps `completion`, then calls it with itself.
+        func start(_ completion: @escaping @Sendable (Result<Session, Never>) -> Void) {
+            kept.withLock { $0 = completion }
+            completion(.success(self))
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aBlockTheAPIKeepsHoldsNeitherTheFutureNorItsValue(completesWhileStarting: Bool) {
+        let held = SharedLock<(@Sendable (Result<Tracked, Never>) -> Void)?>(nil)
+        weak var weakValue: Tracked?
+        weak var weakCapture: Tracked?
+        do {
+            let capture = Tracked()
+            weakCapture = capture
+            let value = Tracked()
+            weakValue = value
+            let future = SharedFuture<Tracked, Never> { completion in
+                _ = capture
+                held.withLock { $0 = completion }
+                if completesWhileStarting { completion(.success(value)) }
+            }
+            let token = future.subscribe { (_: Result<Tracked, any Error>) in }
+            if !completesWhileStarting { held.withLock { $0 }?(.success(value)) }
+            token.cancel()
+        }
+        #expect(held.withLock { $0 } != nil)
+        #expect(weakValue == nil, "the API's kept block holds the run's value")
+        #expect(weakCapture == nil, "the API's kept block holds the future's operation")
+        held.withLock { $0 = nil }
+    }
+
+    @Test func aValueThatKeepsItsOwnBlockIsReleased() async throws {
+        weak var weakSession: Session?
+        do {
+            let future = SharedFuture<Session, Never> { completion in Session().start(completion) }
+            weakSession = try await future.value
+        }
+        #expect(weakSession == nil, "value → kept block → completer → future → value")
+    }
+
+    /// A SharedFuture's run completer called twice at once, from two threads: one call ends the
+    /// run, the other is reported. Only the thread sanitizer (CI step 4) can fail the race part.
+    @Test func twoCallsAtOnceEndTheRunOnceAndReportTheOther() {
+        for round in 0..<500 {
+            let recorder = MisuseRecorder()
+            let held = SharedLock<(@Sendable (Result<Int, Never>) -> Void)?>(nil)
+            let future = recorder.record {
+                SharedFuture<Int, Never> { completion in held.withLock { $0 = completion } }
+            }
+            let values = SharedLock<[Int]>([])
+            let token = future.subscribe { result in values.withLock { $0.append((try? result.get()) ?? -1) } }
+            let block = held.withLock { block in
+                defer { block = nil }
+                return block
+            }
+            let done = DispatchGroup()
+            for call in 0..<2 {
+                DispatchQueue.global().async(group: done) { block?(.success(round * 2 + call)) }
+            }
+            done.wait()
+            #expect(values.withLock { $0.count } == 1)
+            #expect(recorder.misuses == reported([.completionCalledMoreThanOnce]))
+            withExtendedLifetime(token) {}
+        }
+    }
+}
