@@ -51,38 +51,6 @@ struct Lock<State> {
             try withLockedElement(element, state, body)
         }
     }
-
-    /// The lock by its addresses, for an owner that keeps this lock beside them: locking through
-    /// them loads no reference, so a call on a hot path retains nothing.
-    ///
-    /// ```swift
-    /// let address = lock.address   // stored beside `lock`
-    /// address.withLock { $0.count += 1 }
-    /// ```
-    @inlinable
-    var address: LockAddress<State> {
-        buffer.withUnsafeMutablePointers { LockAddress(state: $0, element: $1) }
-    }
-}
-
-/// A ``Lock``'s state and mutex by address. Valid while the lock is alive: the owner stores it
-/// beside the ``Lock`` that keeps it, and uses it, or a copy taken from it, only while that
-/// owner is alive.
-@usableFromInline
-struct LockAddress<State> {
-    @usableFromInline let state: UnsafeMutablePointer<State>
-    @usableFromInline let element: UnsafeMutablePointer<LockElement>
-
-    @inlinable
-    init(state: UnsafeMutablePointer<State>, element: UnsafeMutablePointer<LockElement>) {
-        self.state = state
-        self.element = element
-    }
-
-    @inlinable @inline(__always)
-    func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-        withLockedElement(element, state, body)
-    }
 }
 
 extension Lock: @unchecked Sendable where State: Sendable {

@@ -13,15 +13,17 @@
 struct FutureRun<Success: Sendable, Failure: Error> {
     @usableFromInline let future: SharedFuture<Success, Failure>
     @usableFromInline let generation: UInt64
-    /// The future's lock, which `future` keeps: the run ends through the address without
-    /// retaining the future again.
-    @usableFromInline let lock: LockAddress<FutureStateMachine<Success, Failure>>
 
     @inlinable
     init(_ future: SharedFuture<Success, Failure>, _ generation: UInt64) {
         self.future = future
         self.generation = generation
-        lock = future.storage.address
+    }
+
+    /// Ends the run with `outcome` (see ``SharedFuture/endRun(_:_:)``).
+    @inlinable @inline(__always)
+    func end(_ outcome: FutureOutcome<Success, Failure>) -> FutureStateMachine<Success, Failure>.Completion? {
+        future.endRun(generation, outcome)
     }
 }
 
@@ -320,7 +322,7 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
     @inlinable @inline(__always)
     func callEndingRun(_ outcome: FutureOutcome<Success, Failure>, onStarter: Bool) -> Bool {
         guard let run = takeRunIfFirst() else { return false }
-        SharedFuture.endRun(run.lock, run.generation, outcome)?.consumers?.deliver(outcome)
+        run.end(outcome)?.consumers?.deliver(outcome)
         if onStarter { keepForStarter(outcome, onStarter: true) }
         return true  // `run`, and with it the future, released here, unlocked
     }
@@ -375,7 +377,7 @@ final class FutureCompleterBuffer<Success: Sendable, Failure: Error>:
             }
             return
         }
-        guard let run = takeRunIfFirst(), let ended = SharedFuture.endRun(run.lock, run.generation, outcome) else { return }
+        guard let run = takeRunIfFirst(), let ended = run.end(outcome) else { return }
         reporter.report(.completionNeverCalled, failure: Failure.self)
         ended.consumers?.deliver(outcome)
     }

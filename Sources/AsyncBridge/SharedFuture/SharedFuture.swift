@@ -272,17 +272,12 @@ public struct SharedFuture<Success: Sendable, Failure: Error>: Sendable {
         storage.withLock { $0.consumerCount }
     }
 
-    /// Ends run `generation` of the future whose lock is at `lock` with `outcome`: the first
-    /// call of the run's completion. Returns the consumers to tell (and what to release, after
-    /// unlocking), or `nil` when the run had ended (abandoned by every consumer) or is another
-    /// one. The caller keeps the future, and so the address, alive.
+    /// Ends run `generation` with `outcome`: the first call of the run's completion. Returns the
+    /// consumers to tell (and what to release, after unlocking), or `nil` when the run had ended
+    /// (abandoned by every consumer) or is another one.
     @inlinable @inline(__always)
-    static func endRun(
-        _ lock: LockAddress<Machine>,
-        _ generation: UInt64,
-        _ outcome: FutureOutcome<Success, Failure>
-    ) -> Machine.Completion? {
-        lock.withLock { $0.complete(generation, outcome) }
+    func endRun(_ generation: UInt64, _ outcome: FutureOutcome<Success, Failure>) -> Machine.Completion? {
+        storage.withLock { $0.complete(generation, outcome) }
     }
 
     /// A consumer leaves: runs the cancel action if it was the last, then tells the consumer.
