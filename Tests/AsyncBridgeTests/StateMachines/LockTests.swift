@@ -9,9 +9,10 @@ import Musl
 #endif
 
 extension ExhaustiveStateMachineSuites {
-    /// ``Lock`` as a plain value against an integer: `withLock` hands the body the state it holds, keeps what the body wrote (also when it throws), returns what
-    /// the body returned or throws what it threw, holds the mutex exactly while the body runs,
-    /// and releases it either way.
+    /// ``Lock`` as a plain value against an integer: `withLock` hands the body the state it
+    /// holds, keeps what the body wrote (also when it throws), returns what the body returned or
+    /// throws what it threw, holds the mutex exactly while the body runs, and releases it either
+    /// way.
     @Suite("State machines: lock")
     struct LockTests {
         struct Thrown: Error, Equatable {
