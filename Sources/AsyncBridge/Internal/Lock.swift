@@ -1,19 +1,9 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Bionic)
-import Bionic
-#endif
-
-/// The package's one lock: a `pthread_mutex_t` stored inline with the state it protects.
+/// The package's one lock: a mutex (``PlatformMutex``) stored inline with the state it protects.
 ///
-/// A struct holding one reference, so a `Lock` costs one allocation. The same code path runs
-/// on every platform (`Synchronization.Mutex` is above the Apple deployment floor, and the
-/// thread sanitizer reports false races on it on Linux). Other modules (the Combine bridge,
-/// `AsyncBridgeTesting`, the tests) reach it through ``SharedLock``.
+/// A struct holding one reference, so a `Lock` costs one allocation. Not `Synchronization.Mutex`:
+/// it is above the Apple deployment floor, and the thread sanitizer reports false races on it
+/// on Linux. Other modules (the Combine bridge, `AsyncBridgeTesting`, the tests) reach it
+/// through ``SharedLock``.
 ///
 /// The rule for every caller: decide under the lock, act after unlocking. No user code,
 /// continuation resumption or event delivery runs inside `withLock`.
@@ -73,7 +63,7 @@ extension Lock: @unchecked Sendable where State: Sendable {
 /// mutex.deallocate()   // in the owner's deinit
 /// ```
 ///
-/// Unchecked: a pointer to a `pthread_mutex_t`, whose operations are thread-safe by definition.
+/// Unchecked: a pointer to a ``PlatformMutex``, whose operations are thread-safe by definition.
 @usableFromInline
 struct LockMutex: @unchecked Sendable {
     @usableFromInline
@@ -101,12 +91,12 @@ struct LockMutex: @unchecked Sendable {
 
     @inlinable
     func lock() {
-        pthread_mutex_lock(pointer)
+        lockMutex(pointer)
     }
 
     @inlinable
     func unlock() {
-        pthread_mutex_unlock(pointer)
+        unlockMutex(pointer)
     }
 }
 
@@ -156,7 +146,7 @@ final class LockBuffer<State>: ManagedBuffer<State, LockElement> {
 /// the buffer in its ``LiveObjectScope`` (`nil`: not counted).
 @inlinable
 func initializeLockElement(_ element: UnsafeMutablePointer<LockElement>, ticket: LiveObjectTicket?) {
-    element.initialize(to: LockElement(mutex: PlatformMutex(), ticket: ticket))
+    element.initialize(to: LockElement(mutex: mutexToPlace(), ticket: ticket))
     initializeMutex(lockElementMutex(element))
 }
 #endif
@@ -168,9 +158,9 @@ func initializeLockElement(_ element: UnsafeMutablePointer<LockElement>, ticket:
 @inlinable
 func lockElementToPlace() -> LockElement {
     #if DEBUG
-    LockElement(mutex: PlatformMutex(), ticket: LiveObjectTicket.forNewObject())
+    LockElement(mutex: mutexToPlace(), ticket: LiveObjectTicket.forNewObject())
     #else
-    PlatformMutex()
+    mutexToPlace()
     #endif
 }
 
@@ -184,8 +174,8 @@ func withLockedElement<State, Result, Failure: Error>(
     _ body: (inout State) throws(Failure) -> Result
 ) throws(Failure) -> Result {
     let mutex = lockElementMutex(element)
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    lockMutex(mutex)
+    defer { unlockMutex(mutex) }
     return try body(&state.pointee)
 }
 
@@ -228,28 +218,3 @@ struct LockElement {
 @usableFromInline
 typealias LockElement = PlatformMutex
 #endif
-
-/// The mutex of a ``LockBuffer``, for another buffer with the same layout (the state as the
-/// header, the mutex as the single element), which keeps the platform's calls in this file.
-@usableFromInline
-typealias PlatformMutex = pthread_mutex_t
-
-/// Initialises the mutex of a ``LockBuffer`` or of another buffer with the same layout.
-///
-/// glibc's and musl's `PTHREAD_MUTEX_INITIALIZER` is all zeros, so there a default mutex is
-/// written rather than made by a call (every subscription, future and completer makes one).
-@inlinable
-func initializeMutex(_ mutex: UnsafeMutablePointer<PlatformMutex>) {
-    #if canImport(Glibc) || canImport(Musl)
-    mutex.initialize(to: PlatformMutex())
-    #else
-    let status = pthread_mutex_init(mutex, nil)
-    precondition(status == 0, "pthread_mutex_init failed: \(status)")
-    #endif
-}
-
-/// Destroys a mutex made by ``initializeMutex(_:)``.
-@inlinable
-func destroyMutex(_ mutex: UnsafeMutablePointer<PlatformMutex>) {
-    pthread_mutex_destroy(mutex)
-}

@@ -1,4 +1,5 @@
 @testable import AsyncBridge
+import Dispatch
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -6,6 +7,9 @@ import Glibc
 import Darwin
 #elseif canImport(Musl)
 import Musl
+#endif
+#if !(canImport(Darwin) || ASYNCBRIDGE_LOCKED_ATOMICS)
+import Synchronization
 #endif
 
 extension ExhaustiveStateMachineSuites {
@@ -37,8 +41,8 @@ extension ExhaustiveStateMachineSuites {
             /// gives it back at once).
             func isLocked() -> Bool {
                 let pointer = lock.buffer.withUnsafeMutablePointerToElements { lockElementMutex($0) }
-                guard pthread_mutex_trylock(pointer) == 0 else { return true }
-                pthread_mutex_unlock(pointer)
+                guard tryLockMutex(pointer) else { return true }
+                unlockMutex(pointer)
                 return false
             }
 
@@ -97,4 +101,41 @@ extension ExhaustiveStateMachineSuites {
             #expect(count == (0...8).reduce(0) { $0 + Int(pow(3.0, Double($1))) })
         }
     }
+}
+
+/// ``Lock`` between threads: a thread that finds it held waits, and is woken when it is freed.
+@Suite("Lock: threads that contend", .timeLimit(.minutes(1)))
+struct LockContentionTests {
+    /// Four threads add to one counter, each many times: a lock that let two in at once, or
+    /// lost a write, would count fewer.
+    @Test func fourThreadsCountEveryIncrement() {
+        let counter = Lock.make(0)
+        let perThread = 100_000
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<perThread { counter.withLock { $0 += 1 } }
+        }
+        #expect(counter.withLock { $0 } == 4 * perThread)
+    }
+
+    #if !(canImport(Darwin) || ASYNCBRIDGE_LOCKED_ATOMICS)
+    /// A thread that finds the lock held marks its word as awaited (2) and waits; freeing the
+    /// lock wakes it, and it takes the lock.
+    @Test func aWaitingThreadIsWokenWhenTheLockIsFreed() async {
+        let lock = Lock.make(0)
+        let mutex = lock.buffer.withUnsafeMutablePointerToElements { lockElementMutex($0) }
+        lockMutex(mutex)
+        let taken: Int = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: lock.withLock { value in
+                    value += 1
+                    return value
+                })
+            }
+            while withLockWord(mutex, { $0.pointee.load(ordering: .acquiring) }) != 2 { sched_yield() }
+            unlockMutex(mutex)
+        }
+        #expect(taken == 1)
+        #expect(withLockWord(mutex) { $0.pointee.load(ordering: .acquiring) } == 0, "the lock is free again")
+    }
+    #endif
 }
