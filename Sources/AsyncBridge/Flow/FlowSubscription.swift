@@ -80,9 +80,9 @@ struct FlowSubscription: Sendable {
         let actions = state.withLock { state -> FlowCancelActions? in
             guard case .active(let actions) = state else { return nil }
             state = .completed
-            return actions
+            return actions.isEmpty ? nil : actions
         }
-        _ = actions  // released here, outside the lock
+        if let actions { _ = consume actions }  // released here, outside the lock
     }
 
     /// Whether the subscription was cancelled.
@@ -123,7 +123,7 @@ extension FlowSubscription {
         /// place of the one kept before. That one is released here: if this was its last
         /// reference, it had ended, and holds nothing of the user's.
         @usableFromInline
-        mutating func keep(_ subscription: FlowSubscription) {
+        mutating func keep(_ subscription: consuming FlowSubscription) {
             buffer = subscription.state.buffer
         }
 
@@ -181,7 +181,9 @@ extension FlowSubscription {
 }
 
 /// The cancel actions of a subscription. The first is kept inline: most subscriptions have
-/// one (their source's), and an array would cost an allocation per subscription.
+/// one (their source's), and an array would cost an allocation per subscription. The array
+/// exists only from the second on, so releasing the actions of a subscription that has none or
+/// one releases no array.
 ///
 /// ```swift
 /// var actions = FlowCancelActions()
@@ -191,20 +193,31 @@ extension FlowSubscription {
 @usableFromInline
 struct FlowCancelActions: Sendable {
     @usableFromInline var first: CancelAction?
-    @usableFromInline var others: [CancelAction] = []
+    /// The actions after the first, in the order added.
+    @usableFromInline var others: [CancelAction]?
 
     @inlinable
     init() {}
 
+    /// No action was added (the others exist only once there is a first).
+    @inlinable
+    var isEmpty: Bool { first == nil }
+
     @inlinable
     mutating func add(_ action: @escaping CancelAction) {
-        if first == nil { first = action } else { others.append(action) }
+        if first == nil {
+            first = action
+        } else if others == nil {
+            others = [action]
+        } else {
+            others!.append(action)
+        }
     }
 
     /// Runs every action, the latest added first.
     @inlinable
     func runLatestFirst() {
-        for action in others.reversed() { action() }
+        for action in (others ?? []).reversed() { action() }
         first?()
     }
 }

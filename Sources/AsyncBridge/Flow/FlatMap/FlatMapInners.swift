@@ -15,7 +15,12 @@ struct FlatMapInners: Sendable {
         }
     }
 
-    @usableFromInline var entries: ContiguousArray<Entry> = []
+    /// The inner that started first of those running, kept inline: most flatMaps run one at a
+    /// time (`latest`, `first`, `concatMap`, and `flatMap` over inners that finish at once), and
+    /// then no array is touched. `nil` only when none runs.
+    @usableFromInline var oldest: Entry?
+    /// The others, in the order they started.
+    @usableFromInline var others: ContiguousArray<Entry> = []
     /// The subscription of the inner removed last, for the next inner to start.
     @usableFromInline var spare = FlowSubscription.Spare()
 
@@ -23,43 +28,59 @@ struct FlatMapInners: Sendable {
     init() {}
 
     @inlinable
-    var count: Int { entries.count }
+    var count: Int { oldest == nil ? 0 : 1 + others.count }
 
     @inlinable
-    var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool { oldest == nil }
 
     /// The subscriptions, oldest first.
-    var subscriptions: [FlowSubscription] { entries.map(\.subscription) }
+    var subscriptions: [FlowSubscription] {
+        guard let oldest else { return [] }
+        return [oldest.subscription] + others.map(\.subscription)
+    }
 
     /// Adds the inner `id`, returning its subscription: the spare made anew when it can be.
     @inlinable
     mutating func insert(_ id: UInt64) -> FlowSubscription {
         let subscription = spare.take()
-        entries.append(Entry(id: id, subscription: subscription))
+        if oldest == nil {
+            oldest = Entry(id: id, subscription: subscription)
+        } else {
+            others.append(Entry(id: id, subscription: subscription))
+        }
         return subscription
     }
 
+    /// The index in `others` of the inner `id`, the latest started looked at first; `nil` if it
+    /// is not there.
     @inlinable
-    func index(of id: UInt64) -> Int? {
-        var index = entries.count
+    func othersIndex(of id: UInt64) -> Int? {
+        var index = others.count
         while index > 0 {
             index -= 1
-            if entries[index].id == id { return index }
+            if others[index].id == id { return index }
         }
         return nil
     }
 
     @inlinable
     func contains(_ id: UInt64) -> Bool {
-        index(of: id) != nil
+        othersIndex(of: id) != nil || oldest?.id == id
     }
 
     /// Removes the inner `id` (which has finished), returning its subscription, also kept as the
     /// spare; `nil` if it is not here.
     @inlinable
     mutating func remove(_ id: UInt64) -> FlowSubscription? {
-        guard let index = index(of: id) else { return nil }
-        let removed = index == entries.count - 1 ? entries.removeLast() : entries.remove(at: index)
+        let removed: Entry
+        if let index = othersIndex(of: id) {
+            removed = index == others.count - 1 ? others.removeLast() : others.remove(at: index)
+        } else if let first = oldest, first.id == id {
+            removed = first
+            oldest = others.isEmpty ? nil : others.removeFirst()
+        } else {
+            return nil
+        }
         spare.keep(removed.subscription)
         return removed.subscription
     }
@@ -68,10 +89,10 @@ struct FlatMapInners: Sendable {
     /// during its subscribe: none can have started since), keeping its subscription as the spare.
     @inlinable
     mutating func removeLast(_ id: UInt64) {
-        guard entries.last?.id == id else {
+        guard (others.last ?? oldest)?.id == id else {
             preconditionFailure("Internal inconsistency: inner \(id) is not the last started")
         }
-        spare.keep(entries.removeLast().subscription)
+        spare.keep(others.isEmpty ? oldest.take()!.subscription : others.removeLast().subscription)
     }
 
     /// Replaces the only inner, if any (`latest` has one at most), with `id`, returning both
@@ -79,10 +100,10 @@ struct FlatMapInners: Sendable {
     /// one is cancelled once unlocked, and can be made anew for the inner after.
     @inlinable
     mutating func replaceOnly(with id: UInt64) -> (started: FlowSubscription, replaced: FlowSubscription?) {
-        if entries.count > 1 {
-            preconditionFailure("Internal inconsistency: replacing the only inner of \(entries.count)")
+        if !others.isEmpty {
+            preconditionFailure("Internal inconsistency: replacing the only inner of \(count)")
         }
-        let replaced = entries.popLast()?.subscription
+        let replaced = oldest.take()?.subscription
         let started = insert(id)
         if let replaced { spare.keep(replaced) }
         return (started, replaced)
@@ -91,6 +112,7 @@ struct FlatMapInners: Sendable {
     /// Cancels every inner's subscription, oldest first.
     @inlinable
     func cancelAll() {
-        for entry in entries { entry.subscription.cancel() }
+        oldest?.subscription.cancel()
+        for entry in others { entry.subscription.cancel() }
     }
 }

@@ -96,8 +96,11 @@ final class FlatMapStorage<Element: Sendable, NewElement: Sendable, Failure: Err
             }
             let finished = subscribe(start, reportsOwnFinish: false)
             let action = machine.withLock { $0.startReturned(finishing: finished ? start.id : nil) }
-            guard case .start(let next) = action else { return perform(action) }
-            start = next
+            switch consume action {
+            case .start(let next): start = next
+            case .none: return .more  // the common end of the loop, without a call
+            case let action: return perform(action)
+            }
         }
     }
 
