@@ -124,6 +124,12 @@ extension FlowSubscription {
         /// reference, it had ended, and holds nothing of the user's.
         @usableFromInline
         mutating func keep(_ subscription: consuming FlowSubscription) {
+            // Written twice so that the common case, none kept (a `take` made it anew), compiles
+            // to no release.
+            guard buffer != nil else {
+                buffer = subscription.state.buffer
+                return
+            }
             buffer = subscription.state.buffer
         }
 
@@ -199,9 +205,9 @@ struct FlowCancelActions: Sendable {
     @inlinable
     init() {}
 
-    /// No action was added (the others exist only once there is a first).
+    /// No action was added.
     @inlinable
-    var isEmpty: Bool { first == nil }
+    var isEmpty: Bool { first == nil && others == nil }
 
     @inlinable
     mutating func add(_ action: @escaping CancelAction) {
