@@ -8,11 +8,11 @@ import Musl
 import Bionic
 #endif
 
-// The mutex inside ``Lock``: the only file that calls the platform. On Apple platforms it is a
-// `pthread_mutex_t` (`Synchronization` is above the deployment floor there); elsewhere it is a
-// lock word changed by atomic operations, inlined into every caller, whose waiters park in a
-// table of `pthread` mutexes and conditions shared by every lock. The tests build the Apple
-// variant on Linux too (`-D ASYNCBRIDGE_LOCKED_ATOMICS`).
+// The mutex inside ``Lock``, and the only file that calls the platform's mutexes. On Apple
+// platforms it is a `pthread_mutex_t` (`Synchronization` is above the deployment floor there);
+// elsewhere it is a lock word changed by atomic operations, inlined into every caller, whose
+// waiters park in a table of `pthread` mutexes and conditions shared by every lock. The tests
+// build the Apple variant on Linux too (`-D ASYNCBRIDGE_LOCKED_ATOMICS`).
 
 /// A mutex's bytes, to store in place before ``initializeMutex(_:)`` makes a mutex there.
 @inlinable
