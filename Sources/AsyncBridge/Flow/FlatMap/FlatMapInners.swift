@@ -75,8 +75,8 @@ struct FlatMapInners: Sendable {
         let removed: Entry
         if let index = othersIndex(of: id) {
             removed = index == others.count - 1 ? others.removeLast() : others.remove(at: index)
-        } else if let first = oldest, first.id == id {
-            removed = first
+        } else if let found = oldest, found.id == id {
+            removed = found
             oldest = others.isEmpty ? nil : others.removeFirst()
         } else {
             return nil
