@@ -6,9 +6,10 @@
 BIN is a release build of asyncbridge-bench without its debug information (valgrind cannot read
 Swift 6's; see README.md, "Reproducing every figure"). Each side of each row runs under callgrind
 at two iteration counts, one at a time; the figure is the difference of the two totals over the
-difference of the counts. Rows that list one id twice (two peers) run ours twice under
-`--profile`, so ours is halved, and their peers run one after the other in one process, so the
-run is split where the second peer's function starts (`--dump-before`). `buffer-memory-1m`
+difference of the counts. Rows that list one id more than once (more than one peer) run ours
+that many times under `--profile`, so ours is divided by it, and their peers run one after the
+other in one process, so the run is split where each later peer's function starts
+(`--dump-before`). `buffer-memory-1m`
 measures memory and is skipped.
 
 Rows whose threads take turns under valgrind vary a little between runs; `single-flight-1000`'s
@@ -36,11 +37,11 @@ ITERATIONS = [
 ]
 # Peers that would take hours at the usual counts (a source that runs to its end).
 PEER_ITERATIONS = {"sync-source-stop-share-first-1000000": (1, 2)}
-# Where the second peer of a row with two starts: its body's mangled name.
-SECOND_PEER = {
-    "callback-to-async-later": "callbackToAsyncLaterCancellableyySiYaKF",
-    "map-filter": "closureLoopMapFilteryySiYaKF",
-    "values-throughput": "asyncChannelThroughputyySiYaKF",
+# Where each later peer of a row with more than one starts: its body's mangled name.
+LATER_PEERS = {
+    "callback-to-async-later": ["callbackToAsyncLaterCancellableyySiYaKF", "callbackToAsyncLaterHandlerOnlyyySiYaKF"],
+    "map-filter": ["closureLoopMapFilteryySiYaKF"],
+    "values-throughput": ["asyncChannelThroughputyySiYaKF"],
 }
 SKIPPED = {"buffer-memory-1m"}
 
@@ -67,8 +68,7 @@ def totals(binary, case, side, count, split, directory):
     """The instruction totals of one run: one, or one per part when split."""
     out = os.path.join(directory, f"cg.{case}.{side}.{count}")
     command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
-    if split:
-        command.append(f"--dump-before=*{split}")
+    command += [f"--dump-before=*{name}" for name in split]
     command += [binary, "--filter", case, "--profile", side, "--iterations", str(count)]
     subprocess.run(command, capture_output=True, check=True)
     parts = sorted(f for f in os.listdir(directory) if f == os.path.basename(out) or f.startswith(os.path.basename(out) + "."))
@@ -103,10 +103,10 @@ def main():
     print("|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as directory:
         for case in wanted:
-            twice = listed.get(case, 0) == 2
-            ours, counts = per_operation(binary, case, "ours", None, directory)
-            ours_figure = sum(ours) / (2 if twice else 1)
-            peers, peer_counts = per_operation(binary, case, "peer", SECOND_PEER.get(case) if twice else None, directory)
+            runs = listed.get(case, 1)
+            ours, counts = per_operation(binary, case, "ours", [], directory)
+            ours_figure = sum(ours) / runs
+            peers, peer_counts = per_operation(binary, case, "peer", LATER_PEERS.get(case, []) if runs > 1 else [], directory)
             for index, peer in enumerate(peers):
                 row = f"`{case}`" + (f" (peer {index + 1})" if len(peers) > 1 else "")
                 shown = f"{counts[0]}/{counts[1]}" + (f" (peer {peer_counts[0]}/{peer_counts[1]})" if peer_counts != counts else "")

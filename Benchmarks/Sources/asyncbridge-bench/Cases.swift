@@ -35,6 +35,14 @@ let oneShotAndFlowCases: [BenchmarkCase] = [
         peerBody: callbackToAsyncLaterCancellable
     ),
     BenchmarkCase(
+        id: "callback-to-async-later",
+        peer: "checked continuation in an empty cancellation handler",
+        ratio: .overFloor(atMost: nil),
+        allocations: .counted,
+        ours: callbackToAsyncLater,
+        peerBody: callbackToAsyncLaterHandlerOnly
+    ),
+    BenchmarkCase(
         id: "future-await",
         peer: "OpenCombine Future+sink",
         ratio: .speedup(atLeast: 10),
@@ -190,6 +198,21 @@ func callbackToAsyncLaterCancellable(_ iterations: Int) async throws {
             cancelAction()
             continuation.resume(throwing: CancellationError())
         }
+        blackHole(value)
+    }
+}
+
+/// Not a bridge: the floor inside `withTaskCancellationHandler` with a handler that does
+/// nothing, so that the row shows what the runtime's cancellation handler alone adds to it, a
+/// cost every bridge that leaves a cancelled task pays.
+func callbackToAsyncLaterHandlerOnly(_ iterations: Int) async throws {
+    for i in 0..<iterations {
+        let input = opaque(i)
+        let value = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, any Error>) in
+                completeLater(input) { continuation.resume(with: $0) }
+            }
+        } onCancel: {}
         blackHole(value)
     }
 }
