@@ -83,7 +83,8 @@ func runEverySequence<Driver: SequenceDriver>(
     var run = SequenceRun()
     var prefix: [Driver.Input] = []
 
-    /// Runs `prefix`; whether it could happen (else no longer sequence starting with it can).
+    /// Runs `prefix`; whether to go on with longer sequences that start with it: not when it
+    /// cannot happen, nor when it broke a rule.
     func visit() -> Bool {
         do throws(Violation) {
             guard let watched = try replay(prefix, make()) else { return false }
@@ -96,6 +97,7 @@ func runEverySequence<Driver: SequenceDriver>(
             if run.shortestFailure.map({ prefix.count < $0.sequence.count }) ?? true {
                 run.shortestFailure = (prefix.map(\.description), error.description)
             }
+            return false  // a longer sequence that starts with a broken one breaks it too
         }
         return true
     }

@@ -6,17 +6,20 @@ extension ExhaustiveStateMachineSuites {
 /// inputs (``checkEverySequence(over:upTo:sourceLocation:_:)``) up to a length (``Configuration/maxLength``) that the environment allows (a model of
 /// the threads around it decides which inputs are possible at each step).
 ///
-/// The alphabet (15 inputs): an outer value, the outer finishing, the outer failing, downstream
-/// cancelling, the starter returning from a subscribe (``FlatMapStateMachine/startReturned()``),
-/// the deliverer returning from a delivery (``FlatMapStateMachine/delivered(for:)``), and a
-/// value, a finish and a failure from inner 1, 2 and 3. Sequences of length up to 9 for
+/// The alphabet (16 inputs): an outer value, the outer finishing, the outer failing, downstream
+/// cancelling, the starter returning from a subscribe
+/// (``FlatMapStateMachine/startReturned(finishing:)``), alone or reporting that the inner it
+/// started finished during its subscribe, the deliverer returning from a delivery
+/// (``FlatMapStateMachine/delivered(for:)``), and a value, a finish and a failure from inner 1,
+/// 2 and 3. Sequences of length up to 9 for
 /// `flatMap` with `maxConcurrent` 1, 2 and unlimited and for `flatMapFirst`, up to 8 for
 /// `flatMapLatest` (whose outer is never held up by a start loop, so more sequences are possible).
 ///
 /// Possible inputs: the outer sends nothing while its own thread starts an inner, nor after it
 /// completed; an inner sends only once started, nothing after it completed, and nothing while its
-/// thread delivers; the starter and the deliverer return only when there is one. Cancelled and
-/// replaced sources may still send (events in flight).
+/// thread delivers; the starter and the deliverer return only when there is one, and a starter
+/// reports the finish of the inner it started only while that inner could still send. Cancelled
+/// and replaced sources may still send (events in flight).
 ///
 /// Checked after every step: the grammar (values, then at most one completion, nothing after);
 /// every start and every cancellation handed out once, with at most one starter at a time;
@@ -25,7 +28,9 @@ extension ExhaustiveStateMachineSuites {
 /// nothing ran (so once terminated, with no running state, the machine held nothing that was not
 /// handed out); after a completion or a cancellation the machine is terminated; each value delivered at most once,
 /// in its inner's order; `latest`: no value an inner sent after it was replaced is delivered;
-/// `merge` finishing: every outer value started and every inner value was delivered; each inner
+/// `merge` finishing: every outer value started and every inner value was delivered; with no
+/// starter or deliverer at work, no `merge` value waits while a slot is free, and the result has
+/// finished once the outer and every inner it started have; each inner
 /// starts with a subscription that is not cancelled and that no source still running holds (the
 /// world keeps an inner's subscription until its source ends, and completes it then, so the
 /// machine makes ended ones anew, ``FlowSubscription/Spare``). At the end
@@ -39,10 +44,10 @@ struct FlatMapStateMachineTests {
     typealias Machine = FlatMapStateMachine<Int, Int, Failure>
 
     enum Input: Equatable, CustomStringConvertible {
-        case outerValue, outerFinish, outerFail, cancel, startReturned, delivered
+        case outerValue, outerFinish, outerFail, cancel, startReturned, startReturnedFinishing, delivered
         case innerValue(UInt64), innerFinish(UInt64), innerFail(UInt64)
 
-        static let all: [Input] = [.outerValue, .outerFinish, .outerFail, .cancel, .startReturned, .delivered]
+        static let all: [Input] = [.outerValue, .outerFinish, .outerFail, .cancel, .startReturned, .startReturnedFinishing, .delivered]
             + (1...3).flatMap { [Input.innerValue($0), .innerFinish($0), .innerFail($0)] }
 
         var description: String {
@@ -52,6 +57,7 @@ struct FlatMapStateMachineTests {
             case .outerFail: "outer fail"
             case .cancel: "cancel"
             case .startReturned: "start returned"
+            case .startReturnedFinishing: "start returned, its inner finished"
             case .delivered: "delivered"
             case .innerValue(let id): "value from \(id)"
             case .innerFinish(let id): "finish of \(id)"
@@ -154,6 +160,7 @@ struct FlatMapStateMachineTests {
             case .outerValue, .outerFinish, .outerFail: return outerFree
             case .cancel: return !cancelled
             case .startReturned: return starter.pending
+            case .startReturnedFinishing: return starter.pending && innerFree(started.last!)
             case .delivered: return deliverer != nil
             case .innerValue(let id), .innerFinish(let id), .innerFail(let id): return innerFree(id)
             }
@@ -202,6 +209,15 @@ struct FlatMapStateMachineTests {
                 starter.pending = false
                 let isOuter = starter.isOuter
                 perform(machine.startReturned(), fromOuter: isOuter)
+            case .startReturnedFinishing:
+                // The inner finished on the starter's thread during its subscribe, and left the
+                // report of its finish to the starter.
+                starter.pending = false
+                let isOuter = starter.isOuter
+                let id = started.last!
+                sourceEnded.insert(id)
+                sources.removeValue(forKey: id)?.complete()
+                perform(machine.startReturned(finishing: id), fromOuter: isOuter)
             case .delivered:
                 guard let id = deliverer else { return }
                 deliverer = nil
@@ -329,6 +345,17 @@ struct FlatMapStateMachineTests {
             if running.count > configuration.maxRunning { fail("\(running.count) inners running") }
             if completion != nil && !machine.isTerminated { fail("completed but not terminated") }
             if case .completing = machine.state, deliverer == nil { fail("completing with nobody delivering") }
+            // Nothing left hanging once no starter or deliverer is at work: a merge starts what
+            // waits while a slot is free, and the result finishes once everything has ended.
+            if !starter.pending && deliverer == nil && !machine.isTerminated {
+                let waiting = outerValues - started.count
+                if case .merge = configuration.strategy, waiting > 0, running.count < configuration.maxRunning {
+                    fail("an outer value waits with a slot free")
+                }
+                if outerCompleted && running.isEmpty && (waiting == 0 || configuration == .first) && !cancelled {
+                    fail("everything ended, but the result did not finish")
+                }
+            }
             if cancelRuns.value != expectedRuns {
                 fail("cancel actions ran \(cancelRuns.value.sorted { $0.key < $1.key }), expected \(expectedRuns.sorted { $0.key < $1.key })")
             }
