@@ -1,5 +1,5 @@
 // swift-tools-version: 6.0
-// Proof that AsyncBridge coexists with Combine and RxSwift (DESIGN.md, contract 9): a file may
+// Proof that AsyncBridge coexists with Combine and RxSwift (README, Guarantees, 9): a file may
 // import AsyncBridge beside them and keep compiling. Kept out of the library's own package, so
 // that AsyncBridge stays dependency-free. Built by `.ci/run`:
 //   swift build --package-path Coexistence -Xswiftc -warnings-as-errors

@@ -18,7 +18,7 @@ enum DocumentedDifference: String, CaseIterable, Sendable {
     /// outer values that come while every slot is busy; Combine's `flatMap(maxPublishers:)`
     /// requests less of its upstream, and a subject drops what it sends without demand. The
     /// Combine side gets a lossless queue in front (`losslessUpstream`). Flow+FlatMap.swift,
-    /// Flow+Flatten.swift; DESIGN.md, contract 6; Migration.md, "Serialising requests without
+    /// Flow+Flatten.swift; README, Guarantees, 6; Migration.md, "Serialising requests without
     /// losing any".
     case flatMapQueuesWhatCombineDrops
     /// `prefix(n)` finishes as soon as its `n`-th value has been delivered (`prefix(0)` at

@@ -4,7 +4,8 @@ import Dispatch
 import Testing
 
 // From the review of Flow+Receive.swift and MainActorFlow.swift: each test states a promise of
-// their doc comments (or of DESIGN.md) that the first version did not keep, and failed on it.
+// their doc comments (or of the README's Guarantees) that the first version did not keep, and
+// failed on it.
 
 @Suite("Flow: receive(on:) and MainActorFlow at their edges", .timeLimit(.minutes(1)))
 struct FlowReceiveReviewTests {
@@ -51,7 +52,7 @@ struct FlowReceiveReviewTests {
         bag.cancelAll()
     }
 
-    /// DESIGN.md contract 2: cancelling "releases every closure the chain holds" (and 5: nothing
+    /// Guarantee 2 (README): cancelling "releases what the chain holds" (and 5: nothing
     /// retains the subscriber after cancellation). A delivery block already scheduled on a busy
     /// (or suspended) queue keeps the FlowHop, and through its `downstream` the user's handler
     /// and everything it captures, until the queue runs it: forever on a suspended queue.
