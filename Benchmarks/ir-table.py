@@ -9,8 +9,7 @@ at two iteration counts, one at a time; the figure is the difference of the two 
 difference of the counts. Rows that list one id more than once (more than one peer) run ours
 that many times under `--profile`, so ours is divided by it, and their peers run one after the
 other in one process, so the run is split where each later peer's function starts
-(`--dump-before`). `buffer-memory-1m`
-measures memory and is skipped.
+(`--dump-before`). `buffer-memory-1m` measures memory and is skipped.
 
 Rows whose threads take turns under valgrind vary a little between runs; `single-flight-1000`'s
 waiting loops can spin, on either side, and give about ten times the usual count now and then:
