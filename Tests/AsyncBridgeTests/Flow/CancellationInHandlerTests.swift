@@ -3,9 +3,9 @@ import AsyncBridge
 import AsyncBridgeTesting
 
 /// Nothing after a cancellation made from a handler, for operators that subscribe a flow once the
-/// subscriber holds its token (collect, delaySubscription, ifEmpty, retry): each test failed
-/// before its fix.
-@Suite("Flow: nothing after a cancellation from a handler (collect, delaySubscription, ifEmpty, retry)", .timeLimit(.minutes(1)))
+/// subscriber holds its token (collect, delaySubscription, ifEmpty, retry) or that complete at
+/// the value that ends them (sample, zip): each test failed before its fix.
+@Suite("Flow: nothing after a cancellation from a handler (collect, delaySubscription, ifEmpty, retry, sample, zip)", .timeLimit(.minutes(1)))
 struct CancellationInHandlerTests {
     @Test func collectCountSendsNothingAfterASubscriberCancelsOnTheLastArray() {
         let source = ManualFlow<Int>()
@@ -65,6 +65,26 @@ struct CancellationInHandlerTests {
             first.fail()  // the synchronous second attempt runs now, the token set
         }
         #expect(events == [.value(1)], "2 came after the cancellation had returned")
+    }
+
+    /// A subscriber that cancels itself in the handler of the last value must get nothing
+    /// more. Before the fix, sample (its last sample) and the zips (a tuple that uses up a
+    /// finished source) completed it after its cancellation had returned.
+    @Test(arguments: ["sample", "zip2", "zip3", "zipCollection"])
+    func aSubscriberCancellingItselfAtTheLastValueIsNotCompletedAfterwards(operator name: String) {
+        let a = ManualFlow<String>(), b = ManualFlow<String>(), c = ManualFlow<String>()
+        let flow: Flow<String, TestError> = switch name {
+        case "sample": a.flow.sample(b.flow)
+        case "zip2": a.flow.zip(b.flow) { $0 + $1 }
+        case "zip3": a.flow.zip(b.flow, c.flow) { $0 + $1 + $2 }
+        default: Flow.zip([a.flow, b.flow, c.flow]).map { $0.joined() }
+        }
+        let events = eventsCancellingOnFirstValue(flow) {
+            a.send("a"); a.finish()
+            b.send("b")
+            if name == "zip3" || name == "zipCollection" { c.send("c") }
+        }
+        #expect(events.count == 1, "only the value: \(events)")
     }
 }
 

@@ -262,4 +262,23 @@ struct ConnectableFlowTests {
         #expect(captured == nil)
         kept.cancel()
     }
+
+    /// A connection whose token was dropped runs as long as its upstream does ("releasing it
+    /// does not disconnect"), so its subscribers must get the upstream's completion even when
+    /// nothing else keeps the connectable. Before the fix the connection's upstream subscriber
+    /// held the share weakly, and the completion was dropped once the connectable was gone.
+    @Test func aConnectionKeptByNobodyStillDeliversTheCompletion() {
+        let source = ManualFlow<String>()
+        let recorder = Self.subscribeAndConnectDroppingEverything(source.flow)
+        source.send("a")
+        source.finish()
+        #expect(recorder.events == marbles("a|"))
+    }
+
+    private static func subscribeAndConnectDroppingEverything(_ flow: Flow<String, TestError>) -> FlowRecorder<String, TestError> {
+        let connectable = flow.publish()
+        let recorder = FlowRecorder(connectable.flow)
+        _ = connectable.connect()
+        return recorder
+    }
 }

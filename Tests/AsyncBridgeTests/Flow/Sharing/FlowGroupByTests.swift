@@ -184,4 +184,25 @@ struct FlowGroupByTests {
             #expect(source.cancels.value == (cancelling ? 1 : 0))
         }
     }
+
+    /// The upstream's completion reaches the groups first; a group's handler that cancels the
+    /// outer subscription then must keep the completion from it (nothing after a cancellation
+    /// has returned, as a subject does for a handler that cancels another subscriber). Before
+    /// the fix the outer subscriber was taken before the groups completed, and still got
+    /// `.finished` after its cancellation had returned.
+    @Test func aGroupHandlerCancellingTheOuterAtTheCompletionKeepsItFromTheOuter() {
+        let source = ManualFlow<String>()
+        let outerToken = Box<CancellationToken?>(nil)
+        let groupTokens = Box<[CancellationToken]>([])
+        let outerEvents = Box<[String]>([])
+        outerToken.value = source.flow.groupBy { $0 }.subscribe(onValue: { group in
+            outerEvents.mutate { $0.append(group.key) }
+            let token = group.flow.subscribe(onValue: { _ in }, onCompletion: { _ in outerToken.value?.cancel() })
+            groupTokens.mutate { $0.append(token) }
+        }, onCompletion: { _ in outerEvents.mutate { $0.append("|") } })
+        source.send("a")
+        source.finish()
+        #expect(groupTokens.value.count == 1)
+        #expect(outerEvents.value == ["a"], "the outer was cancelled before its completion was delivered")
+    }
 }
