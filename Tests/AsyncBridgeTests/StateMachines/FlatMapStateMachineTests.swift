@@ -205,19 +205,14 @@ struct FlatMapStateMachineTests {
                 let action = machine.cancel()
                 perform(action, fromOuter: false)
                 if !machine.isTerminated { fail("not terminated by a cancellation") }
-            case .startReturned:
+            case .startReturned, .startReturnedFinishing:
                 starter.pending = false
                 let isOuter = starter.isOuter
-                perform(machine.startReturned(), fromOuter: isOuter)
-            case .startReturnedFinishing:
-                // The inner finished on the starter's thread during its subscribe, and left the
-                // report of its finish to the starter.
-                starter.pending = false
-                let isOuter = starter.isOuter
-                let id = started.last!
-                sourceEnded.insert(id)
-                sources.removeValue(forKey: id)?.complete()
-                perform(machine.startReturned(finishing: id), fromOuter: isOuter)
+                // Finishing: the inner finished on the starter's thread during its subscribe,
+                // and left the report of its finish to the starter.
+                let finished = input == .startReturnedFinishing ? started.last! : nil
+                if let finished { sourceEnds(finished) }
+                perform(machine.startReturned(finishing: finished), fromOuter: isOuter)
             case .delivered:
                 guard let id = deliverer else { return }
                 deliverer = nil
@@ -245,15 +240,19 @@ struct FlatMapStateMachineTests {
                     break
                 }
             case .innerFinish(let id):
-                sourceEnded.insert(id)
-                sources.removeValue(forKey: id)?.complete()
+                sourceEnds(id)
                 perform(machine.innerFinished(id), fromOuter: false)
             case .innerFail(let id):
-                sourceEnded.insert(id)
-                sources.removeValue(forKey: id)?.complete()
+                sourceEnds(id)
                 perform(machine.innerFailed(id, Failure()), fromOuter: false)
             }
             check()
+        }
+
+        /// The source of inner `id` ended: it completes the subscription it kept.
+        mutating func sourceEnds(_ id: UInt64) {
+            sourceEnded.insert(id)
+            sources.removeValue(forKey: id)?.complete()
         }
 
         mutating func perform(_ action: Machine.Action, fromOuter: Bool) {
